@@ -1,0 +1,49 @@
+// Everything the command line can say, parsed once and handed to the chosen command.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/layout.h"
+
+namespace coalesce {
+
+enum class Command { Viewer, Bench, Lab };
+enum class BackendChoice { Auto, Cuda, Cpu };
+
+struct Options {
+  Command command = Command::Viewer;
+
+  // Common (SPEC section 6). Unset optionals mean "take the scene's value".
+  BackendChoice backend = BackendChoice::Auto;
+  Layout layout = Layout::Float4;
+  std::optional<Solver> solver;
+  std::string scene = "galaxies";  // preset name or TOML file path
+  std::optional<int> particles;
+  std::optional<float> dt;
+  std::optional<float> softening;
+  std::optional<std::uint64_t> seed;
+  std::optional<PackVariant> pack;  // default: fastest measured on this device
+  int width = 1600;
+  int height = 900;
+
+  // Viewer and scripting.
+  bool headless = false;
+  std::optional<int> frames;       // headless: frames to render before exiting
+  std::string screenshot;          // PNG path; the JSON goes beside it
+  std::optional<std::int64_t> steps;  // run N steps with no window and exit
+  std::string save_state;          // .npy written at exit
+  std::string load_state;          // .npy to start from
+
+  // bench: sweeps; lab: experiments.
+  std::vector<int> bench_particles;  // empty: the command's defaults
+  std::vector<Layout> bench_layouts; // empty: all
+  std::string json;                  // JSON output path (bench, lab)
+  int repeats = 0;                   // 0: the command's default
+  std::optional<int> lab_size;       // lab: matrix side / element count scale
+  std::vector<std::string> lab_only; // lab: experiment names to run (empty: all)
+};
+
+}  // namespace coalesce

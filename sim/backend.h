@@ -1,0 +1,61 @@
+// The one interface every frame step goes through, on the CPU or on a GPU. Each call reports what it
+// did (time and bytes per kernel) through poll_timings(), which never blocks.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/kernel_stats.h"
+#include "sim/layout.h"
+#include "sim/particle.h"
+#include "sim/sim_params.h"
+
+namespace coalesce {
+
+// Where a pack writes its N x 4 floats (x, y, z, speed): host memory, or device memory such as a
+// CUDA-mapped OpenGL buffer.
+enum class MemorySpace { Host, Device };
+
+// What the panel and the JSON show about the machine a backend runs on.
+struct DeviceInfo {
+  std::string name;                     // "NVIDIA H100 80GB HBM3", or the CPU model
+  std::string driver;                   // "580.159.04 / CUDA 13.0"; empty for the CPU
+  int multiprocessors = 0;              // SMs, or hardware threads for the CPU
+  double memory_bytes = 0;              // total device memory
+  int memory_clock_khz = 0;             // from cudaDevAttrMemoryClockRate
+  int bus_width_bits = 0;               // from cudaDevAttrGlobalMemoryBusWidth
+  double theoretical_peak_gbps = 0;     // 2 x memory clock x bus width / 8; 0 where unknown
+  double copy_peak_gbps = 0;            // device-to-device copy, bytes read + written, measured at start
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+
+  virtual std::string name() const = 0;  // "cpu (2 threads)", "cuda (NVIDIA H100 ...)"
+  virtual int particle_count() const = 0;
+  virtual Layout layout() const = 0;
+  virtual const DeviceInfo& device_info() const = 0;
+
+  // Replaces the state (N x 7 canonical records) and stores it in the current layout.
+  virtual void upload(const std::vector<Particle>& particles) = 0;
+  // Reads the state back as canonical records, in particle order. Synchronizes.
+  virtual std::vector<Particle> download() = 0;
+
+  // Converts the stored state to `layout` in place; values are preserved bitwise.
+  virtual void set_layout(Layout layout) = 0;
+
+  // One symplectic Euler step at simulation time `time`: forces (kick), then integrate (drift).
+  virtual void step(const SimParams& params, double time) = 0;
+
+  // Transposes the state into `out` as N x {x, y, z, |v|} floats.
+  virtual void pack(PackVariant variant, float* out, MemorySpace space) = 0;
+
+  // Timings of launches that have completed since the last call; never waits for the device.
+  virtual std::vector<KernelTiming> poll_timings() = 0;
+
+  // Waits for all queued work (tests, exit, screenshots).
+  virtual void synchronize() = 0;
+};
+
+}  // namespace coalesce

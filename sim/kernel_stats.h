@@ -1,0 +1,33 @@
+// What a backend reports per kernel launch: which kernel, how long, and the bytes it must move.
+#pragma once
+
+#include <string_view>
+
+#include "sim/layout.h"
+
+namespace coalesce {
+
+enum class KernelKind { Forces, Integrate, Pack, Convert };
+
+inline std::string_view to_string(KernelKind k) {
+  switch (k) {
+    case KernelKind::Forces: return "forces";
+    case KernelKind::Integrate: return "integrate";
+    case KernelKind::Pack: return "pack";
+    case KernelKind::Convert: return "convert";
+  }
+  return "?";
+}
+
+struct KernelTiming {
+  KernelKind kernel;
+  Layout layout;
+  double milliseconds;
+  double bytes;         // bytes the kernel must move: each input read once, each output written once
+  double interactions;  // body-body (or body-attractor) interactions; 0 where it does not apply
+
+  double gigabytes_per_second() const { return milliseconds > 0 ? bytes / (milliseconds * 1e6) : 0.0; }
+  double interactions_per_second() const { return milliseconds > 0 ? interactions / (milliseconds * 1e-3) : 0.0; }
+};
+
+}  // namespace coalesce

@@ -1,0 +1,42 @@
+// Scenes: a solver, N, dt, softening, a seed and the initial conditions. Built-in presets and TOML files
+// in the same format (assets/scenes/). The same seed gives the same initial state on every backend.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sim/particle.h"
+#include "sim/sim_params.h"
+
+namespace coalesce {
+
+enum class InitialConditions { Plummer, CollidingDisks, RotatingDisk, UniformCube, AttractorSwirl };
+
+struct Scene {
+  std::string name;
+  InitialConditions initial = InitialConditions::Plummer;
+  int particles = 16384;
+  std::uint64_t seed = 1;
+  float scale = 1.0f;        // characteristic radius or half-width
+  float total_mass = 1.0f;   // of the particles (attractors and central masses not included)
+  float central_mass = 0.0f; // rotating disk and galaxies: the mass at each centre
+  SimParams params;          // solver, dt, softening, attractors
+};
+
+// Thrown for a malformed scene file; what() is one line: "FILE:LINE: what was wrong; what was expected".
+class SceneError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+std::vector<std::string> preset_names();  // "plummer", "galaxies", "disk", "cube", "swirl"
+bool is_preset(const std::string& name);
+Scene preset_scene(const std::string& name);     // throws std::invalid_argument for an unknown name
+Scene load_scene_file(const std::string& path);  // throws SceneError
+
+// Deterministic from scene.seed and scene.particles, independent of layout and backend.
+std::vector<Particle> generate_initial_state(const Scene& scene);
+
+}  // namespace coalesce

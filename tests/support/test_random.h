@@ -1,0 +1,40 @@
+// Fresh random inputs for every test run, with the seed printed whenever a test fails so it can be replayed
+// (COALESCE_TEST_SEED=... reruns with a given seed).
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "sim/particle.h"
+
+namespace coalesce::testing {
+
+// The seed of this test run: COALESCE_TEST_SEED if set, else fresh from std::random_device.
+std::uint64_t run_seed();
+
+// A generator for the current test, seeded from run_seed() and the test's name; the seed goes into
+// the failure message through a gtest trace, so every failure names it.
+class TestRng {
+ public:
+  TestRng();
+  std::uint64_t seed() const { return m_seed; }
+  std::mt19937_64& engine() { return m_engine; }
+  float uniform(float lo, float hi);
+  int uniform_int(int lo, int hi);  // inclusive
+
+ private:
+  std::uint64_t m_seed;
+  std::mt19937_64 m_engine;
+};
+
+// N particles with positions in [-1, 1]^3, velocities in [-0.5, 0.5]^3 and masses in (0, 1/N].
+std::vector<Particle> random_particles(TestRng& rng, int n);
+
+// Relative error ||a - b|| / ||b|| over all seven fields, in double precision.
+double relative_error(const std::vector<Particle>& a, const std::vector<Particle>& b);
+
+// True when the two states are equal bit for bit (NaN payloads included).
+bool bitwise_equal(const std::vector<Particle>& a, const std::vector<Particle>& b);
+
+}  // namespace coalesce::testing
