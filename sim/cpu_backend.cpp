@@ -1,0 +1,172 @@
+// CpuBackend: per-layout storage, the step as two timed parallel passes, pack and bitwise layout conversion.
+#include "sim/cpu_backend.h"
+
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+#include "sim/byte_counts.h"
+#include "sim/cpu_info.h"
+#include "sim/cpu_kernels.h"
+
+namespace coalesce {
+
+namespace {
+int resolve_threads(int threads) {
+  if (threads < 0)
+    throw std::invalid_argument("CpuBackend: thread count must be >= 0 (0 = all hardware threads)");
+  if (threads > 0) return threads;
+  const unsigned hw = std::thread::hardware_concurrency();
+  return hw > 0 ? static_cast<int>(hw) : 1;
+}
+
+int checked_count(int particles) {
+  if (particles <= 0)
+    throw std::invalid_argument("CpuBackend: particle count must be > 0, got " + std::to_string(particles));
+  return particles;
+}
+}  // namespace
+
+CpuBackend::CpuBackend(int particles, Layout layout, int threads)
+    : m_n(checked_count(particles)),
+      m_layout(layout),
+      m_pool(resolve_threads(threads)),
+      m_info(cpu_device_info()) {
+  store(std::vector<Particle>(static_cast<std::size_t>(m_n), Particle{0, 0, 0, 0, 0, 0, 0}));
+}
+
+std::string CpuBackend::name() const {
+  return "cpu (" + std::to_string(m_pool.thread_count()) + " threads)";
+}
+
+template <class Fn>
+void CpuBackend::with_view(Fn&& fn) {
+  switch (m_layout) {
+    case Layout::AoS:
+      fn(AosView{m_aos.data(), m_n});
+      return;
+    case Layout::SoA:
+      fn(SoaView{m_soa[0].data(), m_soa[1].data(), m_soa[2].data(), m_soa[3].data(), m_soa[4].data(),
+                 m_soa[5].data(), m_soa[6].data(), m_n});
+      return;
+    case Layout::Float4:
+      fn(Float4View{m_pos_mass.data(), m_vel.data(), m_n});
+      return;
+  }
+}
+
+void CpuBackend::store(const std::vector<Particle>& particles) {
+  m_aos.clear();
+  m_aos.shrink_to_fit();
+  for (auto& field : m_soa) {
+    field.clear();
+    field.shrink_to_fit();
+  }
+  m_pos_mass.clear();
+  m_pos_mass.shrink_to_fit();
+  m_vel.clear();
+  m_vel.shrink_to_fit();
+  switch (m_layout) {
+    case Layout::AoS:
+      m_aos = particles;
+      return;
+    case Layout::SoA:
+      for (int f = 0; f < kFieldsPerParticle; ++f) {
+        m_soa[f].resize(particles.size());
+        for (std::size_t i = 0; i < particles.size(); ++i) m_soa[f][i] = (&particles[i].x)[f];
+      }
+      return;
+    case Layout::Float4:
+      m_pos_mass.resize(particles.size());
+      m_vel.resize(particles.size());
+      for (std::size_t i = 0; i < particles.size(); ++i) {
+        const Particle& p = particles[i];
+        m_pos_mass[i] = {p.x, p.y, p.z, p.mass};
+        m_vel[i] = {p.vx, p.vy, p.vz, 0.0f};
+      }
+      return;
+  }
+}
+
+void CpuBackend::upload(const std::vector<Particle>& particles) {
+  if (static_cast<int>(particles.size()) != m_n)
+    throw std::invalid_argument("CpuBackend::upload: expected " + std::to_string(m_n) + " particles, got " +
+                                std::to_string(particles.size()));
+  store(particles);
+}
+
+std::vector<Particle> CpuBackend::download() {
+  std::vector<Particle> out(static_cast<std::size_t>(m_n));
+  with_view([&](const auto& view) {
+    for (int i = 0; i < m_n; ++i) {
+      const Vec3 p = view.position(i);
+      const Vec3 v = view.velocity(i);
+      out[static_cast<std::size_t>(i)] = {p.x, p.y, p.z, v.x, v.y, v.z, view.mass(i)};
+    }
+  });
+  return out;
+}
+
+void CpuBackend::set_layout(Layout layout) {
+  if (layout == m_layout) return;
+  const auto start = std::chrono::steady_clock::now();
+  const Layout from = m_layout;
+  const std::vector<Particle> canonical = download();
+  m_layout = layout;
+  store(canonical);
+  record(KernelKind::Convert, start, convert_bytes(from, layout, m_n), 0.0);
+}
+
+void CpuBackend::step(const SimParams& params, double time) {
+  const float eps2 = params.softening_squared();
+  const float dt = params.dt;
+  auto start = std::chrono::steady_clock::now();
+  if (params.solver == Solver::AllPairs) {
+    with_view([&](const auto& view) {
+      m_pool.parallel_for(m_n, [&](int begin, int end) { cpu::all_pairs_kick(view, begin, end, eps2, dt); });
+    });
+  } else {
+    const AttractorSnapshot snapshot = snapshot_attractors(params.attractors, static_cast<float>(time));
+    with_view([&](const auto& view) {
+      m_pool.parallel_for(
+          m_n, [&](int begin, int end) { cpu::attractor_kick(view, begin, end, snapshot, eps2, dt); });
+    });
+  }
+  record(KernelKind::Forces, start, bytes_moved(KernelKind::Forces, m_layout, params.solver, m_n),
+         interactions(KernelKind::Forces, params.solver, m_n, params.attractors.count));
+
+  start = std::chrono::steady_clock::now();
+  with_view([&](const auto& view) {
+    m_pool.parallel_for(m_n, [&](int begin, int end) { cpu::drift_range(view, begin, end, dt); });
+  });
+  record(KernelKind::Integrate, start, bytes_moved(KernelKind::Integrate, m_layout, params.solver, m_n), 0.0);
+}
+
+void CpuBackend::pack(PackVariant /*variant: all variants are the same loop on the CPU*/, float* out,
+                      MemorySpace space) {
+  if (space == MemorySpace::Device)
+    throw std::invalid_argument("CpuBackend::pack: cannot write device memory; pass a host pointer");
+  if (out == nullptr) throw std::invalid_argument("CpuBackend::pack: output pointer is null");
+  const auto start = std::chrono::steady_clock::now();
+  with_view([&](const auto& view) {
+    m_pool.parallel_for(m_n, [&](int begin, int end) { cpu::pack_range(view, begin, end, out); });
+  });
+  record(KernelKind::Pack, start, bytes_moved(KernelKind::Pack, m_layout, Solver::AllPairs, m_n), 0.0);
+}
+
+std::vector<KernelTiming> CpuBackend::poll_timings() {
+  std::vector<KernelTiming> out;
+  out.swap(m_timings);
+  return out;
+}
+
+void CpuBackend::record(KernelKind kind, std::chrono::steady_clock::time_point start, double bytes,
+                        double interactions_count) {
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  // Bounded: a caller that never polls must not grow memory without limit.
+  if (m_timings.size() >= 4096) m_timings.erase(m_timings.begin(), m_timings.begin() + 2048);
+  m_timings.push_back({kind, m_layout, ms, bytes, interactions_count});
+}
+
+}  // namespace coalesce

@@ -1,0 +1,54 @@
+// The CPU reference backend: all three layouts, both solvers, multi-threaded over particle ranges.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <vector>
+
+#include "sim/backend.h"
+#include "sim/layout_views.h"
+#include "sim/thread_pool.h"
+
+namespace coalesce {
+
+class CpuBackend final : public Backend {
+ public:
+  // threads == 0: std::thread::hardware_concurrency(). Throws std::invalid_argument for particles <= 0.
+  CpuBackend(int particles, Layout layout, int threads = 0);
+
+  std::string name() const override;
+  int particle_count() const override { return m_n; }
+  Layout layout() const override { return m_layout; }
+  const DeviceInfo& device_info() const override { return m_info; }
+
+  void upload(const std::vector<Particle>& particles) override;
+  std::vector<Particle> download() override;
+  void set_layout(Layout layout) override;
+  void step(const SimParams& params, double time) override;
+  // Host memory only: MemorySpace::Device throws std::invalid_argument. All variants give identical output.
+  void pack(PackVariant variant, float* out, MemorySpace space) override;
+  std::vector<KernelTiming> poll_timings() override;
+  void synchronize() override {}
+
+  int thread_count() const { return m_pool.thread_count(); }
+
+ private:
+  // Calls fn(view) with the view of the current layout's storage.
+  template <class Fn>
+  void with_view(Fn&& fn);
+  void store(const std::vector<Particle>& particles);  // into m_layout's storage, others released
+  void record(KernelKind kind, std::chrono::steady_clock::time_point start, double bytes,
+              double interactions);
+
+  int m_n;
+  Layout m_layout;
+  ThreadPool m_pool;
+  DeviceInfo m_info;
+  std::vector<Particle> m_aos;
+  std::vector<float> m_soa[kFieldsPerParticle];
+  std::vector<Float4> m_pos_mass;
+  std::vector<Float4> m_vel;
+  std::vector<KernelTiming> m_timings;
+};
+
+}  // namespace coalesce
