@@ -19,10 +19,10 @@ struct Scene {
   InitialConditions initial = InitialConditions::Plummer;
   int particles = 16384;
   std::uint64_t seed = 1;
-  float scale = 1.0f;        // characteristic radius or half-width
-  float total_mass = 1.0f;   // of the particles (attractors and central masses not included)
-  float central_mass = 0.0f; // rotating disk and galaxies: the mass at each centre
-  SimParams params;          // solver, dt, softening, attractors
+  float scale = 1.0f;         // characteristic radius or half-width
+  float total_mass = 1.0f;    // of the particles (attractors and central masses not included)
+  float central_mass = 0.0f;  // rotating disk and galaxies: the mass at each centre
+  SimParams params;           // solver, dt, softening, attractors
 };
 
 // Thrown for a malformed scene file; what() is one line: "FILE:LINE: what was wrong; what was expected".
@@ -36,7 +36,18 @@ bool is_preset(const std::string& name);
 Scene preset_scene(const std::string& name);     // throws std::invalid_argument for an unknown name
 Scene load_scene_file(const std::string& path);  // throws SceneError
 
-// Deterministic from scene.seed and scene.particles, independent of layout and backend.
+// Deterministic from scene.seed and scene.particles, independent of layout and backend. Validates the
+// scene first (std::invalid_argument). Central masses are particles (index 0 of each disk).
 std::vector<Particle> generate_initial_state(const Scene& scene);
+
+// Largest N a scene may ask for (28 B each: 3.8 GB of state).
+constexpr int kMaxSceneParticles = 1 << 27;
+
+// Scene-file spellings of the initial conditions: plummer|galaxies|disk|cube|swirl (the preset names).
+const char* to_string(InitialConditions initial);
+bool parse_initial_conditions(const std::string& text, InitialConditions& out);
+
+// Throws std::invalid_argument naming the first bad field (N <= 0, dt <= 0, softening <= 0, ...).
+void validate_scene(const Scene& scene);
 
 }  // namespace coalesce

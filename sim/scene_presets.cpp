@@ -1,0 +1,142 @@
+// The built-in scenes: names, defaults per preset, and validation shared with scene files.
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "sim/scene.h"
+
+namespace coalesce {
+
+namespace {
+
+struct PresetEntry {
+  const char* name;
+  InitialConditions initial;
+};
+
+constexpr PresetEntry kPresets[] = {{"plummer", InitialConditions::Plummer},
+                                    {"galaxies", InitialConditions::CollidingDisks},
+                                    {"disk", InitialConditions::RotatingDisk},
+                                    {"cube", InitialConditions::UniformCube},
+                                    {"swirl", InitialConditions::AttractorSwirl}};
+
+// Swirl: a fixed central mass plus three smaller attractors on Keplerian circles around it.
+AttractorSet swirl_attractors() {
+  AttractorSet set{};
+  set.count = 4;
+  set.items[0] = {{0.0f, 0.0f, 0.0f}, 1.0f, 0.0f, 0.0f, 0.0f};
+  const float radii[3] = {0.55f, 0.9f, 1.3f};
+  const float masses[3] = {0.12f, 0.08f, 0.06f};
+  for (int k = 0; k < 3; ++k) {
+    const float r = radii[k];
+    set.items[k + 1] = {{0.0f, 0.0f, 0.04f * static_cast<float>(k - 1)},
+                        masses[k],
+                        r,
+                        std::sqrt(1.0f / (r * r * r)),
+                        2.0943951f * static_cast<float>(k)};
+  }
+  return set;
+}
+
+void require(bool ok, const std::string& message) {
+  if (!ok) throw std::invalid_argument(message);
+}
+
+}  // namespace
+
+const char* to_string(InitialConditions initial) {
+  for (const PresetEntry& p : kPresets)
+    if (p.initial == initial) return p.name;
+  return "?";
+}
+
+bool parse_initial_conditions(const std::string& text, InitialConditions& out) {
+  for (const PresetEntry& p : kPresets) {
+    if (text == p.name) {
+      out = p.initial;
+      return true;
+    }
+  }
+  return false;
+}
+
+std::vector<std::string> preset_names() {
+  std::vector<std::string> names;
+  for (const PresetEntry& p : kPresets) names.emplace_back(p.name);
+  return names;
+}
+
+bool is_preset(const std::string& name) {
+  InitialConditions ignored;
+  return parse_initial_conditions(name, ignored);
+}
+
+Scene preset_scene(const std::string& name) {
+  Scene s;
+  if (!parse_initial_conditions(name, s.initial))
+    throw std::invalid_argument("unknown scene preset '" + name +
+                                "'; expected one of plummer, galaxies, disk, cube, swirl");
+  s.name = name;
+  s.params.solver = Solver::AllPairs;
+  switch (s.initial) {
+    case InitialConditions::Plummer:  // Plummer radius 1, M = 1: crossing time ~ 1
+      s.particles = 16384;
+      s.params.dt = 2e-3f;
+      s.params.softening = 0.05f;
+      break;
+    case InitialConditions::CollidingDisks:  // two disks of radius 1, each around a central mass of 1
+      s.particles = 32768;
+      s.central_mass = 1.0f;
+      s.params.dt = 2e-3f;
+      s.params.softening = 0.04f;
+      break;
+    case InitialConditions::RotatingDisk:  // a light self-gravitating disk around a heavy centre
+      s.particles = 16384;
+      s.central_mass = 1.0f;
+      s.total_mass = 0.2f;
+      s.params.dt = 2e-3f;
+      s.params.softening = 0.03f;
+      break;
+    case InitialConditions::UniformCube:  // cold collapse of a uniform cube of half-width 1
+      s.particles = 16384;
+      s.params.dt = 2e-3f;
+      s.params.softening = 0.05f;
+      break;
+    case InitialConditions::AttractorSwirl:  // memory-bound: particles do not interact, so N can be large
+      s.particles = 1 << 20;
+      s.params.solver = Solver::Attractors;
+      s.params.dt = 2e-3f;
+      s.params.softening = 0.1f;
+      s.params.attractors = swirl_attractors();
+      break;
+  }
+  return s;
+}
+
+void validate_scene(const Scene& s) {
+  auto finite_positive = [](float v) { return std::isfinite(v) && v > 0.0f; };
+  require(s.particles > 0 && s.particles <= kMaxSceneParticles, "particles must be in 1.." +
+                                                                    std::to_string(kMaxSceneParticles) +
+                                                                    ", got " + std::to_string(s.particles));
+  require(finite_positive(s.params.dt), "dt must be a finite number > 0");
+  require(finite_positive(s.params.softening), "softening must be a finite number > 0");
+  require(finite_positive(s.scale), "scale must be a finite number > 0");
+  require(finite_positive(s.total_mass), "total_mass must be a finite number > 0");
+  require(std::isfinite(s.central_mass) && s.central_mass >= 0.0f,
+          "central_mass must be a finite number >= 0");
+  const AttractorSet& a = s.params.attractors;
+  require(a.count >= 0 && a.count <= kMaxAttractors,
+          "at most " + std::to_string(kMaxAttractors) + " attractors, got " + std::to_string(a.count));
+  require(s.params.solver != Solver::Attractors || a.count >= 1,
+          "the attractors solver needs at least one attractor");
+  for (int k = 0; k < a.count; ++k) {
+    const Attractor& t = a.items[k];
+    const bool ok = std::isfinite(t.center.x) && std::isfinite(t.center.y) && std::isfinite(t.center.z) &&
+                    std::isfinite(t.mass) && t.mass >= 0.0f && std::isfinite(t.orbit_radius) &&
+                    t.orbit_radius >= 0.0f && std::isfinite(t.angular_speed) && std::isfinite(t.phase);
+    require(ok,
+            "attractor " + std::to_string(k + 1) + " needs finite values, mass >= 0 and orbit_radius >= 0");
+  }
+}
+
+}  // namespace coalesce
