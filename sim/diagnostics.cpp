@@ -1,0 +1,85 @@
+// compute_diagnostics: kinetic and potential energy and momentum, in double precision.
+#include "sim/diagnostics.h"
+
+#include <cmath>
+#include <thread>
+
+#include "sim/thread_pool.h"
+
+namespace coalesce {
+
+namespace {
+
+// Rows i in [begin, end) of the upper triangle; partial sums per row keep the result thread-count
+// independent.
+void pair_potential_rows(const std::vector<Particle>& ps, double eps2, int begin, int end,
+                         std::vector<double>& row) {
+  const int n = static_cast<int>(ps.size());
+  for (int i = begin; i < end; ++i) {
+    const Particle& a = ps[static_cast<std::size_t>(i)];
+    double sum = 0;
+    for (int j = i + 1; j < n; ++j) {
+      const Particle& b = ps[static_cast<std::size_t>(j)];
+      const double dx = static_cast<double>(b.x) - a.x, dy = static_cast<double>(b.y) - a.y,
+                   dz = static_cast<double>(b.z) - a.z;
+      sum += static_cast<double>(b.mass) / std::sqrt(dx * dx + dy * dy + dz * dz + eps2);
+    }
+    row[static_cast<std::size_t>(i)] = -static_cast<double>(a.mass) * sum;
+  }
+}
+
+double attractor_potential(const std::vector<Particle>& ps, const SimParams& params, double time,
+                           double eps2) {
+  const AttractorSet& set = params.attractors;
+  double total = 0;
+  for (int k = 0; k < set.count; ++k) {
+    const Attractor& a = set.items[k];
+    double cx = a.center.x, cy = a.center.y;
+    if (a.orbit_radius != 0.0f) {
+      const double angle = static_cast<double>(a.phase) + static_cast<double>(a.angular_speed) * time;
+      cx += static_cast<double>(a.orbit_radius) * std::cos(angle);
+      cy += static_cast<double>(a.orbit_radius) * std::sin(angle);
+    }
+    const double cz = a.center.z;
+    for (const Particle& p : ps) {
+      const double dx = p.x - cx, dy = p.y - cy, dz = p.z - cz;
+      total -= static_cast<double>(p.mass) * a.mass / std::sqrt(dx * dx + dy * dy + dz * dz + eps2);
+    }
+  }
+  return total;
+}
+
+}  // namespace
+
+Diagnostics compute_diagnostics(const std::vector<Particle>& particles, const SimParams& params,
+                                double time) {
+  Diagnostics d;
+  for (const Particle& p : particles) {
+    const double m = p.mass, vx = p.vx, vy = p.vy, vz = p.vz;
+    d.kinetic_energy += 0.5 * m * (vx * vx + vy * vy + vz * vz);
+    d.momentum.x += m * vx;
+    d.momentum.y += m * vy;
+    d.momentum.z += m * vz;
+  }
+  const double eps2 = static_cast<double>(params.softening) * params.softening;
+  if (params.solver == Solver::AllPairs) {
+    const int n = static_cast<int>(particles.size());
+    std::vector<double> row(particles.size(), 0.0);
+    const unsigned hw = std::thread::hardware_concurrency();
+    ThreadPool pool(hw > 0 ? static_cast<int>(hw) : 1);
+    // Row i costs n - i: index k handles rows k and n-1-k, so contiguous chunks get equal work.
+    pool.parallel_for((n + 1) / 2, [&](int begin, int end) {
+      for (int k = begin; k < end; ++k) {
+        pair_potential_rows(particles, eps2, k, k + 1, row);
+        if (n - 1 - k != k) pair_potential_rows(particles, eps2, n - 1 - k, n - k, row);
+      }
+    });
+    for (double r : row) d.potential_energy += r;
+  } else {
+    d.potential_energy = attractor_potential(particles, params, time, eps2);
+  }
+  d.total_energy = d.kinetic_energy + d.potential_energy;
+  return d;
+}
+
+}  // namespace coalesce

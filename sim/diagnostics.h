@@ -1,0 +1,26 @@
+// Energy and momentum of a state, in double precision, for tests and the panel readout.
+#pragma once
+
+#include <vector>
+
+#include "sim/particle.h"
+#include "sim/sim_params.h"
+
+namespace coalesce {
+
+struct Vec3d {
+  double x, y, z;
+};
+
+struct Diagnostics {
+  double kinetic_energy = 0;    // sum 1/2 m v^2
+  double potential_energy = 0;  // all-pairs: sum over i<j of -m_i m_j / sqrt(r^2 + eps^2);
+                                // attractors: sum over i, k of -m_i M_k / sqrt(|r_i - a_k(time)|^2 + eps^2)
+  double total_energy = 0;      // kinetic + potential
+  Vec3d momentum{0, 0, 0};      // sum m v
+};
+
+// The all-pairs potential is O(N^2) and runs on all hardware threads; time matters only for attractors.
+Diagnostics compute_diagnostics(const std::vector<Particle>& particles, const SimParams& params, double time);
+
+}  // namespace coalesce
