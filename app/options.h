@@ -15,6 +15,8 @@ enum class BackendChoice { Auto, Cuda, Cpu };
 
 struct Options {
   Command command = Command::Viewer;
+  bool show_help = false;     // --help / -h: print usage_text() and exit 0
+  bool show_version = false;  // --version: print version_text() and exit 0
 
   // Common (SPEC section 6). Unset optionals mean "take the scene's value".
   BackendChoice backend = BackendChoice::Auto;
