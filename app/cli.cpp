@@ -1,0 +1,145 @@
+// The pure command-line parser: argv -> Options, with every error a single line that names the fix.
+#include "app/cli.h"
+
+#include <algorithm>
+#include <string_view>
+
+#include "app/cli_table.h"
+#include "app/errors.h"
+
+namespace coalesce {
+namespace {
+
+using cli::OptionSpec;
+
+// The known option nearest to `name` among those of `scopes`, or "" when none is a near miss.
+std::string closest_option(std::string_view name, unsigned scopes = cli::kAll) {
+  const OptionSpec* best = nullptr;
+  std::size_t best_distance = 0;
+  for (const OptionSpec* spec = cli::option_table_begin(); spec != cli::option_table_end(); ++spec) {
+    if (!(spec->scopes & scopes) || spec->name == name) continue;
+    const std::size_t d = cli::edit_distance(name, spec->name);
+    if (!best || d < best_distance) {
+      best = spec;
+      best_distance = d;
+    }
+  }
+  // Suggest only near misses: a typo or two, or a missing dash.
+  const std::size_t limit = std::max<std::size_t>(2, name.size() / 3);
+  return best && best_distance <= limit ? std::string(best->name) : std::string();
+}
+
+[[noreturn]] void unknown_option(std::string_view name) {
+  const std::string suggestion = closest_option(name);
+  std::string message = "unknown option '" + std::string(name) + "'";
+  message += suggestion.empty() ? " (see coalesce --help)" : " (did you mean " + suggestion + "?)";
+  throw UsageError(message);
+}
+
+std::string where_it_belongs(unsigned scopes) {
+  std::string places;
+  const auto add = [&](unsigned scope, std::string_view name) {
+    if (!(scopes & scope)) return;
+    if (!places.empty()) places += " or ";
+    places += name;
+  };
+  add(cli::kViewer, "the viewer (no subcommand)");
+  add(cli::kBench, "coalesce bench");
+  add(cli::kLab, "coalesce lab");
+  return places;
+}
+
+bool is_switch(const OptionSpec& spec) {
+  return spec.value.empty();
+}
+
+std::string example_of(const OptionSpec& spec) {
+  return std::string(spec.name) + " " + std::string(spec.example);
+}
+
+}  // namespace
+
+Options parse_options(int argc, char** argv) {
+  std::vector<std::string> arguments;
+  for (int i = 1; i < argc; ++i) arguments.emplace_back(argv[i]);
+  return parse_arguments(arguments);
+}
+
+Options parse_arguments(const std::vector<std::string>& arguments) {
+  Options options;
+  std::size_t i = 0;
+  if (!arguments.empty() && (arguments[0] == "bench" || arguments[0] == "lab")) {
+    options.command = arguments[0] == "bench" ? Command::Bench : Command::Lab;
+    ++i;
+  }
+
+  std::vector<std::string> given;
+  for (; i < arguments.size(); ++i) {
+    const std::string& argument = arguments[i];
+    if (argument.size() < 2 || argument[0] != '-') {
+      if (argument == "bench" || argument == "lab")
+        throw UsageError("'" + argument + "' must come first (try coalesce " + argument + " --help)");
+      throw UsageError("unexpected argument '" + argument + "'; options start with -- (see coalesce --help)");
+    }
+    const std::size_t equals = argument.find('=');
+    const std::string name = argument.substr(0, equals);
+    const OptionSpec* spec = cli::find_option(name);
+    if (!spec) unknown_option(name);
+    if (!(spec->scopes & cli::scope_of(options.command))) {
+      const std::string near = closest_option(name, cli::scope_of(options.command));
+      throw UsageError(std::string(spec->name) + " is not an option of " +
+                       std::string(cli::command_name(options.command)) + "; it belongs to " +
+                       where_it_belongs(spec->scopes) +
+                       (near.empty() ? " (see coalesce --help)" : " (did you mean " + near + "?)"));
+    }
+    if (std::find(given.begin(), given.end(), spec->name) != given.end())
+      throw UsageError(std::string(spec->name) + " is given twice; give it once");
+    given.emplace_back(spec->name);
+
+    std::string value;
+    if (is_switch(*spec)) {
+      if (equals != std::string::npos)
+        throw UsageError(std::string(spec->name) + " takes no value, got '" + argument + "' (try " +
+                         std::string(spec->name) + ")");
+    } else if (equals != std::string::npos) {
+      value = argument.substr(equals + 1);
+    } else {
+      // A following flag is not a value; negative numbers ("-1") still are, so their range error shows.
+      if (i + 1 >= arguments.size() || arguments[i + 1].rfind("--", 0) == 0)
+        throw UsageError(std::string(spec->name) + " needs a value " + std::string(spec->value) + " (try " +
+                         example_of(*spec) + ")");
+      value = arguments[++i];
+    }
+    spec->apply(options, value, cli::ValueContext{spec->name, spec->example});
+  }
+  if (!options.show_help && !options.show_version) check_combinations(options, given);
+  return options;
+}
+
+void check_combinations(const Options& options, const std::vector<std::string>& given_flags) {
+  const auto has = [&](std::string_view flag) {
+    return std::find(given_flags.begin(), given_flags.end(), flag) != given_flags.end();
+  };
+  if (options.command != Command::Viewer) return;
+  if (options.steps) {
+    // --steps opens no window, so window-only flags would be silently ignored: say so instead.
+    for (std::string_view flag : {"--frames", "--screenshot"}) {
+      if (has(flag))
+        throw UsageError(std::string(flag) +
+                         " needs frames to render, but --steps runs with no window (drop " +
+                         std::string(flag) + " or --steps)");
+    }
+  } else {
+    if (options.headless && !options.frames)
+      throw UsageError("--headless needs --frames N to know when to stop (try --headless --frames 120)");
+    if (!options.screenshot.empty() && !options.frames)
+      throw UsageError("--screenshot needs --frames N, the frame to capture (try --frames 120 --screenshot " +
+                       options.screenshot + ")");
+  }
+  if (!options.load_state.empty() && options.particles)
+    throw UsageError("--particles conflicts with --load-state, whose file sets N (drop --particles)");
+  if (!options.load_state.empty() && options.seed)
+    throw UsageError("--seed has no effect with --load-state, whose file sets the state (drop --seed)");
+}
+
+}  // namespace coalesce

@@ -1,0 +1,60 @@
+// The --help and --version texts, generated from the option table so they list exactly what parses.
+#include <string>
+
+#include "app/cli.h"
+#include "app/cli_table.h"
+
+namespace coalesce {
+namespace {
+
+// The options whose scopes include `scope`; `common` picks those of every command instead.
+std::string option_lines(unsigned scope, bool common = false) {
+  std::string text;
+  for (const cli::OptionSpec* spec = cli::option_table_begin(); spec != cli::option_table_end(); ++spec) {
+    if (!(spec->scopes & scope) || (spec->scopes == cli::kAll) != common) continue;
+    std::string left = "  " + std::string(spec->name);
+    if (!spec->value.empty()) left += " " + std::string(spec->value);
+    constexpr std::size_t kColumn = 42;
+    left += left.size() < kColumn ? std::string(kColumn - left.size(), ' ')
+                                  : std::string("\n") + std::string(kColumn, ' ');
+    text += left + std::string(spec->help) + "\n";
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string usage_text() {
+  std::string text =
+      "coalesce: an N-body particle simulation that shows how memory layout (AoS, SoA, float4) changes GPU\n"
+      "bandwidth, live.\n\n"
+      "usage:\n"
+      "  coalesce [options]                                    the viewer (window)\n"
+      "  coalesce --headless --frames N --screenshot out.png   render offscreen, write PNG + JSON\n"
+      "  coalesce --steps N [--save-state F] [--load-state F]  simulate with no window, print stats\n"
+      "  coalesce bench [options]                              sweep layouts x kernels x sizes\n"
+      "  coalesce lab [options]                                the access-pattern lab\n\n"
+      "viewer and --steps options:\n";
+  text += option_lines(cli::kViewer);
+  text += "\nbench options:\n" + option_lines(cli::kBench);
+  text += "\nlab options:\n" + option_lines(cli::kLab);
+  text +=
+      "\nevery command (-h is --help):\n" + option_lines(cli::kAll, true) +
+      "\nValues go as '--opt value' or '--opt=value'. Exit codes: 0 ok, 1 runtime failure, 2 usage error.\n"
+      "Keys in the viewer: 1/2/3 layout, Space pause, S step, H panel, F12 screenshot, R reset camera.\n";
+  return text;
+}
+
+std::string version_text() {
+  std::string features;
+#ifdef COALESCE_HAVE_CUDA
+  features += "cuda";
+#endif
+#ifdef COALESCE_HAVE_VIEWER
+  features += features.empty() ? "viewer" : ", viewer";
+#endif
+  if (features.empty()) features = "cpu only";
+  return "coalesce " COALESCE_VERSION " (" + features + ")";
+}
+
+}  // namespace coalesce

@@ -1,0 +1,35 @@
+// Strict parsers for command-line values: the whole text must parse, in range, or a UsageError names the
+// flag, the text given and an example of a good value.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace coalesce::cli {
+
+// What the parsers need to word an error: "--particles must be a positive integer, got 'abc' (try ...)".
+struct ValueContext {
+  std::string_view flag;     // "--particles"
+  std::string_view example;  // "65536", used as "(try --particles 65536)"
+};
+
+// An integer in [lo, hi]; `wanted` describes the range in words ("a positive integer").
+std::int64_t parse_integer(const ValueContext& context, std::string_view text, std::int64_t lo,
+                           std::int64_t hi, std::string_view wanted);
+std::uint64_t parse_unsigned64(const ValueContext& context, std::string_view text);
+
+// A finite float, > 0 when `strictly_positive`, else >= 0.
+float parse_float(const ValueContext& context, std::string_view text, bool strictly_positive);
+
+// Comma-separated items, none empty ("a,b,c"); throws for "", "a,,b" or a trailing comma.
+std::vector<std::string> split_list(const ValueContext& context, std::string_view text);
+
+// The UsageError text for a value that is not one of `choices`.
+std::string bad_choice(const ValueContext& context, std::string_view text, std::string_view choices);
+
+// Levenshtein distance, for "did you mean" suggestions.
+std::size_t edit_distance(std::string_view a, std::string_view b);
+
+}  // namespace coalesce::cli
