@@ -1,0 +1,134 @@
+// TOML scene files: the shipped examples load, keys override the preset, and every error names FILE:LINE.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "sim/scene.h"
+#include "tests/support/test_random.h"
+
+namespace coalesce {
+namespace {
+
+namespace fs = std::filesystem;
+
+class SceneFile : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    m_dir = fs::temp_directory_path() / ("coalesce_scene_" + std::to_string(m_rng.engine()()));
+    fs::create_directories(m_dir);
+  }
+  void TearDown() override { fs::remove_all(m_dir); }
+
+  std::string write(const std::string& text) {
+    const std::string path = (m_dir / ("scene" + std::to_string(m_count++) + ".toml")).string();
+    std::ofstream(path) << text;
+    return path;
+  }
+
+  // Loading `text` fails with exactly one line "FILE:LINE: ..." containing `needle`.
+  void expect_error(const std::string& text, int line, const std::string& needle) {
+    const std::string path = write(text);
+    try {
+      load_scene_file(path);
+      ADD_FAILURE() << "accepted:\n" << text;
+    } catch (const SceneError& e) {
+      const std::string what = e.what();
+      EXPECT_EQ(what.rfind(path + ":" + std::to_string(line) + ": ", 0), 0u) << what;
+      EXPECT_NE(what.find(needle), std::string::npos) << what;
+      EXPECT_NE(what.find("expected"), std::string::npos) << what;
+      EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+    }
+  }
+
+  testing::TestRng m_rng;
+  fs::path m_dir;
+  int m_count = 0;
+};
+
+TEST_F(SceneFile, ShippedExamplesLoadAndMatchTheirPresets) {
+  for (const std::string& name : preset_names()) {
+    const Scene s = load_scene_file(std::string(COALESCE_SOURCE_DIR) + "/assets/scenes/" + name + ".toml");
+    const Scene p = preset_scene(name);
+    EXPECT_EQ(s.initial, p.initial) << name;
+    EXPECT_EQ(s.params.solver, p.params.solver) << name;
+    EXPECT_EQ(s.particles, p.particles) << name;
+    EXPECT_EQ(s.params.dt, p.params.dt) << name;
+    EXPECT_EQ(s.params.softening, p.params.softening) << name;
+    EXPECT_EQ(s.params.attractors.count, p.params.attractors.count) << name;
+    for (int k = 0; k < s.params.attractors.count; ++k) {
+      EXPECT_NEAR(s.params.attractors.items[k].angular_speed, p.params.attractors.items[k].angular_speed,
+                  1e-4);
+      EXPECT_NEAR(s.params.attractors.items[k].phase, p.params.attractors.items[k].phase, 1e-4);
+    }
+  }
+}
+
+TEST_F(SceneFile, KeysOverrideThePresetAndOmittedKeysDefaultFromIt) {
+  const int n = m_rng.uniform_int(1, 100000);
+  const std::string path = write("initial = \"disk\"\nparticles = " + std::to_string(n) +
+                                 "\ndt = 1  # integers are numbers too\nseed = 42\n"
+                                 "[[attractors]]\ncenter = [1, 2, 3.5]\nmass = 2\norbit_radius = 0.5\n");
+  const Scene s = load_scene_file(path);
+  const Scene disk = preset_scene("disk");
+  EXPECT_EQ(s.initial, InitialConditions::RotatingDisk);
+  EXPECT_EQ(s.particles, n);
+  EXPECT_EQ(s.params.dt, 1.0f);
+  EXPECT_EQ(s.seed, 42u);
+  EXPECT_EQ(s.params.softening, disk.params.softening);
+  EXPECT_EQ(s.central_mass, disk.central_mass);
+  EXPECT_EQ(s.name, fs::path(path).stem().string());
+  ASSERT_EQ(s.params.attractors.count, 1);
+  EXPECT_EQ(s.params.attractors.items[0].center.z, 3.5f);
+  EXPECT_EQ(s.params.attractors.items[0].mass, 2.0f);
+  EXPECT_EQ(load_scene_file(write("")).initial, InitialConditions::Plummer);
+}
+
+TEST_F(SceneFile, SyntaxErrorsNameFileAndLine) {
+  expect_error("particles = 10\ndt = 0.1\nsoftening = = 3\n", 3, "TOML syntax error");
+  expect_error("name = \"unterminated\n", 1, "TOML syntax error");
+}
+
+TEST_F(SceneFile, TypeAndRangeErrorsNameTheKeysLine) {
+  const int pad = m_rng.uniform_int(0, 5);  // the error line moves with the key
+  const std::string blank(static_cast<std::size_t>(pad), '\n');
+  expect_error(blank + "particles = 0\n", pad + 1, "'particles' is 0; expected an integer in 1..");
+  expect_error(blank + "particles = \"many\"\n", pad + 1, "'particles' must be an integer");
+  expect_error("seed = 3\n" + blank + "dt = -0.5\n", pad + 2, "'dt' is -0.5; expected a number > 0");
+  expect_error(blank + "softening = 0\n", pad + 1, "'softening'");
+  expect_error(blank + "solver = \"barnes-hut\"\n", pad + 1, "unknown solver 'barnes-hut'");
+  expect_error(blank + "initial = \"galaxy\"\n", pad + 1, "unknown initial 'galaxy'");
+  expect_error(blank + "central_mass = -1\n", pad + 1, "'central_mass'");
+  expect_error("seed = -1\n", 1, "'seed'");
+}
+
+TEST_F(SceneFile, UnknownKeysAreErrorsNamingTheKey) {
+  expect_error("particles = 10\nparticle = 20\n", 2, "unknown key 'particle'");
+  expect_error("[[attractors]]\nmass = 1\nradius = 2\n", 3, "unknown key 'attractors[1].radius'");
+}
+
+TEST_F(SceneFile, AttractorErrors) {
+  expect_error("[[attractors]]\ncenter = [1, 2]\n", 2,
+               "'attractors[1].center' must be an array of 3 numbers");
+  expect_error("[[attractors]]\nmass = -2\n", 2, "'attractors[1].mass'");
+  std::string many;
+  for (int k = 0; k <= kMaxAttractors; ++k) many += "[[attractors]]\nmass = 1\n";
+  expect_error(many, 1, "17 attractors; expected at most 16");
+  expect_error("name = \"x\"\nsolver = \"attractors\"\ninitial = \"cube\"\n", 2,
+               "the attractors solver has no attractors");
+}
+
+TEST_F(SceneFile, MissingFileSaysCannotOpen) {
+  const std::string path = (m_dir / "nope.toml").string();
+  try {
+    load_scene_file(path);
+    ADD_FAILURE();
+  } catch (const SceneError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(path + ": cannot open scene file (", 0), 0u) << e.what();
+  }
+  EXPECT_THROW(load_scene_file(m_dir.string()), SceneError);
+}
+
+}  // namespace
+}  // namespace coalesce
