@@ -65,8 +65,9 @@ void set_particles(Options& o, std::string_view v, const ValueContext& c) {
 void set_dt(Options& o, std::string_view v, const ValueContext& c) {
   o.dt = parse_float(c, v, true);
 }
+// > 0, not >= 0: all-pairs includes the self term, which is 0/0 without softening (scene files agree).
 void set_softening(Options& o, std::string_view v, const ValueContext& c) {
-  o.softening = parse_float(c, v, false);
+  o.softening = parse_float(c, v, true);
 }
 void set_seed(Options& o, std::string_view v, const ValueContext& c) {
   o.seed = parse_unsigned64(c, v);
@@ -158,7 +159,7 @@ const OptionSpec kOptions[] = {
     {"--particles", "N", "65536", kViewerBench, "particle count; bench: a comma list of counts",
      set_particles},
     {"--dt", "SECONDS", "0.001", kViewerBench, "time step, > 0 (default: the scene's)", set_dt},
-    {"--softening", "EPS", "0.05", kViewerBench, "Plummer softening, >= 0 (default: the scene's)",
+    {"--softening", "EPS", "0.05", kViewerBench, "Plummer softening, > 0 (default: the scene's)",
      set_softening},
     {"--seed", "S", "42", kViewerBench, "random seed of the initial state (default: the scene's)", set_seed},
     {"--pack", "naive|tiled|tiled-padded|vector", "tiled", kViewer,

@@ -47,7 +47,7 @@ TEST(CliParse, EveryViewerOptionLandsInItsField) {
                                      "attractors",   "--scene",
                                      "plummer",      "--particles",
                                      "4096",         "--dt=0.002",
-                                     "--softening",  "0",
+                                     "--softening",  "0.25",
                                      "--seed",       "18446744073709551615",
                                      "--pack",       "tiled-padded",
                                      "--width",      "800",
@@ -61,7 +61,7 @@ TEST(CliParse, EveryViewerOptionLandsInItsField) {
   EXPECT_EQ(o.scene, "plummer");
   EXPECT_EQ(o.particles, 4096);
   EXPECT_EQ(o.dt, 0.002f);
-  EXPECT_EQ(o.softening, 0.0f);
+  EXPECT_EQ(o.softening, 0.25f);
   EXPECT_EQ(o.seed, 18446744073709551615ull);
   EXPECT_EQ(o.pack, PackVariant::TiledPadded);
   EXPECT_EQ(o.width, 800);
@@ -111,7 +111,7 @@ TEST(CliParse, RandomValidValuesRoundTrip) {
   for (int trial = 0; trial < 200; ++trial) {
     const int particles = rng.uniform_int(1, 1 << 30);
     const float dt = rng.uniform(1e-7f, 10.0f);
-    const float softening = rng.uniform(0.0f, 5.0f);
+    const float softening = rng.uniform(1e-6f, 5.0f);
     const std::uint64_t seed = rng.engine()();
     const int width = rng.uniform_int(64, 16384);
     const int frames = rng.uniform_int(1, 100000);
@@ -158,6 +158,7 @@ TEST(CliParse, BadNumbersNameTheFlagAndAnExample) {
     EXPECT_NE(message.find("--dt"), std::string::npos) << bad << ": " << message;
   }
   EXPECT_NE(usage_error({"--softening", "-0.1"}).find("--softening"), std::string::npos);
+  EXPECT_NE(usage_error({"--softening", "0"}).find("> 0"), std::string::npos);
   EXPECT_NE(usage_error({"--seed", "-1"}).find("--seed"), std::string::npos);
   EXPECT_NE(usage_error({"--width", "10"}).find("from 64 to 16384"), std::string::npos);
   EXPECT_NE(usage_error({"--height", "100000"}).find("--height"), std::string::npos);
