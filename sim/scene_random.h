@@ -2,6 +2,7 @@
 // with explicitly coded distributions, since std::*_distribution output differs between libraries.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <random>
