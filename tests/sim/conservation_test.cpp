@@ -18,7 +18,7 @@ double norm(const Vec3d& v) {
 
 // Symplectic Euler has a bounded O(dt) energy error with no secular drift. With the preset's dt = 2e-3 and
 // eps = 0.05 (crossing time ~1.5, so 1000 steps is ~1.3 crossings), N = 512 and M = 1, the worst relative
-// error over 100-step checkpoints measured 3e-5 .. 1.3e-4 on 8 seeds (float32 forces, 2 threads).
+// error over the checkpoints measured 2e-5 .. 1.3e-4 on 24 random spheres (float32 forces, 2 threads).
 // The bound 1e-3 leaves ~8x margin for unlucky close encounters in fresh random spheres, and is still tight
 // enough that a force off by a few per cent or a missing kick or drift term would exceed it.
 constexpr double kEnergyDriftBound = 1e-3;
