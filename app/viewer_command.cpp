@@ -1,13 +1,70 @@
-// Placeholder for the viewer command until its issue lands.
+// run_viewer: picks the render target (window, or headless EGL), builds the simulation, runs the frames.
 #include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
 
 #include "app/commands.h"
+#include "app/errors.h"
+#include "app/viewer_app.h"
+#include "app/viewer_simulation.h"
+#include "render/glfw_window.h"
+#include "render/headless_context.h"
 
 namespace coalesce {
+namespace {
 
-int run_viewer(const Options&) {
-  std::fprintf(stderr, "coalesce: the viewer command is not built yet\n");
-  return 1;
+bool has_display() {
+  const char* x11 = std::getenv("DISPLAY");
+  const char* wayland = std::getenv("WAYLAND_DISPLAY");
+  return (x11 && *x11) || (wayland && *wayland);
+}
+
+bool env_flag(const char* name) {
+  const char* value = std::getenv(name);
+  return value && std::string(value) == "1";
+}
+
+}  // namespace
+
+int run_viewer(const Options& options) {
+  if (!options.headless && !has_display()) {
+    throw UsageError("no display found (DISPLAY is not set): use --headless --frames N --screenshot out.png");
+  }
+  if (options.headless && options.frames && *options.frames <= 0) {
+    throw UsageError("--frames must be at least 1");
+  }
+  if (options.width <= 0 || options.height <= 0) throw UsageError("--width and --height must be positive");
+
+  // The simulation first: with a CUDA backend, the headless context picks the EGL device of that GPU.
+  ViewerSimulation simulation(options);
+  if (!simulation.backend_notice().empty())
+    std::fprintf(stderr, "coalesce: %s\n", simulation.backend_notice().c_str());
+
+  std::unique_ptr<RenderTarget> target;
+  try {
+    if (options.headless) {
+      target =
+          std::make_unique<HeadlessContext>(options.width, options.height, simulation.is_cuda() ? 0 : -1);
+    } else {
+      target = std::make_unique<GlfwWindow>(options.width, options.height, "coalesce");
+    }
+  } catch (const WindowError& e) {
+    throw UsageError(e.what());
+  } catch (const HeadlessError& e) {
+    throw RuntimeFailure(std::string("headless rendering unavailable: ") + e.what());
+  }
+
+  ViewerRun run;
+  run.frames = options.frames.value_or(options.headless ? 10 : 0);
+  run.screenshot = options.screenshot;
+  run.exercise_resize = env_flag("COALESCE_VIEWER_TEST_RESIZE");
+  int code = 0;
+  {
+    ViewerApp app(options, *target, simulation);  // GL objects die before the context
+    code = app.run(run);
+  }
+  return code;
 }
 
 }  // namespace coalesce

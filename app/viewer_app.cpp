@@ -1,0 +1,153 @@
+// The frame: input -> requests -> step -> pack into the render buffer -> draw -> panel -> screenshot.
+#include "app/viewer_app.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include <imgui.h>
+
+#include "app/viewer_report.h"
+#include "render/gl_api.h"
+#include "render/screenshot.h"
+
+namespace coalesce {
+namespace {
+double ms_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+}  // namespace
+
+ViewerApp::ViewerApp(const Options& options, RenderTarget& target, ViewerSimulation& simulation)
+    : m_target(target), m_simulation(simulation), m_imgui(target) {
+  m_controls.pack = options.pack ? *options.pack : default_pack_variant(m_simulation.backend());
+  m_controls.particles_input = m_simulation.backend().particle_count();
+  if (!options.screenshot.empty()) m_controls.screenshot_path = options.screenshot;
+  m_base_notice = m_simulation.backend_notice();
+  m_model.simulation = &m_simulation;
+  m_model.stats = &m_stats;
+  m_model.frames = &m_frames;
+  m_model.sweep = &m_sweep;
+  m_model.target = m_target.description();
+  rebuild_render_path();
+}
+
+ViewerApp::~ViewerApp() = default;
+
+double ViewerApp::seconds() const {
+  return ms_since(m_start) * 1e-3;
+}
+
+void ViewerApp::add_notice(const std::string& text, bool error) {
+  std::fprintf(stderr, "coalesce: %s\n", text.c_str());
+  m_model.notices.push_back({text, error});
+  if (m_model.notices.size() > 6) m_model.notices.erase(m_model.notices.begin());
+}
+
+void ViewerApp::rebuild_render_path() {
+  m_path.reset();  // unregister before the buffer is reallocated
+  m_path = std::make_unique<RenderPath>(m_simulation.backend(), m_simulation.is_cuda(), m_renderer);
+  m_model.render_path = m_path->mode();
+  m_model.notices.clear();
+  if (!m_base_notice.empty()) m_model.notices.push_back({m_base_notice, false});
+  if (!m_path->notice().empty()) add_notice(m_path->notice(), false);
+  frame_camera();
+}
+
+// Frames the camera and the colour scale from the state: 90th percentiles of radius and speed.
+void ViewerApp::frame_camera() {
+  const std::vector<Particle> state = m_simulation.backend().download();
+  const size_t stride = std::max<size_t>(1, state.size() / 20000);
+  std::vector<float> radii, speeds;
+  for (size_t i = 0; i < state.size(); i += stride) {
+    const Particle& p = state[i];
+    radii.push_back(std::sqrt(p.x * p.x + p.y * p.y + p.z * p.z));
+    speeds.push_back(std::sqrt(p.vx * p.vx + p.vy * p.vy + p.vz * p.vz));
+  }
+  auto percentile = [](std::vector<float>& v, double q) {
+    if (v.empty()) return 1.0f;
+    auto it = v.begin() + static_cast<long>(q * static_cast<double>(v.size() - 1));
+    std::nth_element(v.begin(), it, v.end());
+    return std::isfinite(*it) && *it > 0 ? *it : 1.0f;
+  };
+  const float radius = percentile(radii, 0.9);
+  m_camera.set_scene_radius(radius);
+  m_style.max_speed = 1.5f * percentile(speeds, 0.9);
+  m_style.point_size = 0.012f * radius;
+  const double n = static_cast<double>(std::max(1, m_simulation.backend().particle_count()));
+  m_style.intensity = static_cast<float>(std::clamp(0.45 * std::sqrt(32768.0 / n), 0.02, 0.8));
+}
+
+void ViewerApp::apply_requests() {
+  ViewerRequests r = std::exchange(m_requests, ViewerRequests{});
+  if (r.sweep && !m_sweep.active()) m_sweep.start(m_simulation.backend().layout(), seconds());
+  if (const auto next = m_sweep.update(seconds())) r.layout = next;
+  if (r.layout && *r.layout != m_simulation.backend().layout()) {
+    m_simulation.set_layout(*r.layout);
+    m_stats.on_layout_change();
+  }
+  if (r.solver) {
+    m_simulation.set_solver(*r.solver);
+    m_stats.reset_all();
+  }
+  try {
+    if (r.scene) m_simulation.load_scene(*r.scene);
+    if (r.particles) m_simulation.reseed(*r.particles);
+  } catch (const std::exception& e) {
+    add_notice(std::string("could not apply the change: ") + e.what(), true);
+  }
+  if (r.scene || r.particles) {
+    m_stats.reset_all();
+    rebuild_render_path();
+    m_controls.particles_input = m_simulation.backend().particle_count();
+  }
+  if (r.reset) {
+    m_simulation.reset();
+    m_model.non_finite.reset();
+    m_last_clean_step = 0;
+    m_controls.paused = false;
+  }
+  if (r.step_once) {
+    m_controls.paused = true;
+    simulate();
+  }
+  if (r.screenshot) m_requests.screenshot = true;  // taken after this frame is drawn
+}
+
+void ViewerApp::simulate() {
+  m_simulation.advance();
+}
+
+void ViewerApp::check_state() {
+  const int n = m_simulation.backend().particle_count();
+  const bool every_frame = m_path->mode() != RenderPathMode::Interop && n <= (1 << 20);
+  if (!every_frame && m_frames.frames % 30 != 0) return;
+  if (const auto bad = m_path->find_non_finite(m_renderer)) {
+    if (!m_model.non_finite) {
+      m_model.non_finite = NonFiniteReport{m_simulation.step_count(), m_last_clean_step, *bad};
+      std::fprintf(stderr, "coalesce: NaN/Inf in the state at step %llu (particle %lld): paused\n",
+                   static_cast<unsigned long long>(m_simulation.step_count()), static_cast<long long>(*bad));
+    }
+    m_controls.paused = true;
+  } else {
+    m_last_clean_step = m_simulation.step_count();
+  }
+}
+
+void ViewerApp::take_screenshot(const std::string& path, FramebufferSize size) {
+  const Image image = read_framebuffer(size.width, size.height);
+  std::string error = write_png(path, image);
+  if (error.empty())
+    error =
+        write_text_file(json_path_for(path), screenshot_json(m_model, m_controls, size.width, size.height));
+  if (!error.empty()) {
+    m_screenshot_failed = true;
+    add_notice(error, true);
+    return;
+  }
+  m_model.last_screenshot = path;
+  std::printf("coalesce: wrote %s and %s\n", path.c_str(), json_path_for(path).c_str());
+  std::fflush(stdout);
+}
+
+}  // namespace coalesce

@@ -1,0 +1,62 @@
+// The viewer's frame loop: wires the simulation, the render path, the renderer, the panel and the
+// screenshot together, one small part per call.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "app/options.h"
+#include "app/viewer_imgui.h"
+#include "app/viewer_model.h"
+#include "app/viewer_panel.h"
+#include "render/orbit_camera.h"
+#include "render/particle_renderer.h"
+#include "render/render_target.h"
+
+namespace coalesce {
+
+struct ViewerRun {
+  int frames = 0;                // 0: until the window closes
+  std::string screenshot;        // taken on the last frame (or frame kScreenshotFrame without --frames)
+  bool exercise_resize = false;  // COALESCE_VIEWER_TEST_RESIZE=1: resize and minimise the window mid-run
+};
+
+class ViewerApp {
+ public:
+  ViewerApp(const Options& options, RenderTarget& target, ViewerSimulation& simulation);
+  ~ViewerApp();
+  int run(const ViewerRun& run);  // the exit code: 1 if a requested screenshot could not be written
+
+ private:
+  double seconds() const;
+  void rebuild_render_path();
+  void frame_camera();
+  void apply_requests();
+  void simulate();
+  void check_state();
+  void take_screenshot(const std::string& path, FramebufferSize size);
+  void add_notice(const std::string& text, bool error);
+  void exercise_resize(long frame);
+
+  RenderTarget& m_target;
+  ViewerSimulation& m_simulation;
+  ImGuiSession m_imgui;
+  ParticleRenderer m_renderer;
+  std::unique_ptr<RenderPath> m_path;
+  OrbitCamera m_camera;
+  SpriteStyle m_style;
+  ViewerPanel m_panel;
+  ViewerStats m_stats;
+  FrameStats m_frames;
+  LayoutSweep m_sweep;
+  ViewerControls m_controls;
+  ViewerRequests m_requests;
+  ViewerModel m_model;
+  std::string m_base_notice;  // the backend's (CPU fallback), kept across rebuilds
+  std::uint64_t m_last_clean_step = 0;
+  bool m_screenshot_failed = false;
+  std::chrono::steady_clock::time_point m_start = std::chrono::steady_clock::now();
+};
+
+}  // namespace coalesce

@@ -1,0 +1,93 @@
+// ViewerApp::run: the frame loop itself, in the order of ImGui's GLFW + OpenGL3 example.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <thread>
+
+#include <imgui.h>
+
+#include "app/viewer_app.h"
+#include "app/viewer_input.h"
+#include "render/gl_api.h"
+#include "render/glfw_window.h"
+
+namespace coalesce {
+namespace {
+constexpr long kScreenshotFrame = 5;  // windowed --screenshot without --frames: once the panel has settled
+using Clock = std::chrono::steady_clock;
+double ms_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+}  // namespace
+
+// Under Xvfb: shrink, minimise to 0 x 0, restore and grow again while frames keep running.
+void ViewerApp::exercise_resize(long frame) {
+  auto* window = dynamic_cast<GlfwWindow*>(&m_target);
+  if (!window) return;
+  if (frame == 2) window->set_size(640, 360);
+  if (frame == 4) window->iconify();
+  if (frame == 7) window->restore();
+  if (frame == 9) window->set_size(1280, 720);
+}
+
+int ViewerApp::run(const ViewerRun& run) {
+  long frame = 0;
+  long skipped = 0;
+  Clock::time_point last = Clock::now();
+  while (!m_target.should_close()) {
+    const Clock::time_point start = Clock::now();
+    m_target.poll_events();
+    if (run.exercise_resize) exercise_resize(frame + skipped);
+    const FramebufferSize size = m_target.framebuffer_size();
+    if (size.empty()) {
+      // Minimised: nothing to draw into. Keep the loop alive without spinning; bounded so --frames ends.
+      std::this_thread::sleep_for(std::chrono::milliseconds(16));
+      if (run.frames > 0 && ++skipped > 600) break;
+      continue;
+    }
+    m_imgui.new_frame(static_cast<float>(ms_between(last, start) * 1e-3));
+    last = start;
+    handle_input(m_camera, m_controls, m_requests);
+    apply_requests();
+
+    const Clock::time_point sim_start = Clock::now();
+    if (!m_controls.paused) m_simulation.advance();
+    const Clock::time_point upload_start = Clock::now();
+    m_path->update(m_simulation.backend(), m_controls.pack, m_renderer);
+    const Clock::time_point render_start = Clock::now();
+    check_state();
+    m_stats.add(m_simulation.backend().poll_timings(), m_simulation.backend().layout());
+
+    m_target.bind_framebuffer();
+    glViewport(0, 0, size.width, size.height);
+    glClearColor(0.015f, 0.015f, 0.03f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    SpriteStyle style = m_style;
+    style.intensity *= m_controls.brightness;
+    // Particles get the area right of the panel, so the scene is centred in what the user sees.
+    const int left = m_controls.panel_visible ? std::min(static_cast<int>(kPanelWidth), size.width / 2) : 0;
+    glViewport(left, 0, size.width - left, size.height);
+    m_renderer.draw(m_camera, size.width - left, size.height, style);
+    glViewport(0, 0, size.width, size.height);
+    if (m_controls.panel_visible) m_panel.draw(m_model, m_controls, m_requests);
+    m_imgui.render();
+    const Clock::time_point render_end = Clock::now();
+
+    const bool last_frame = run.frames > 0 && frame + 1 >= run.frames;
+    const bool scripted =
+        !run.screenshot.empty() && (run.frames > 0 ? last_frame : frame == kScreenshotFrame);
+    if (scripted || m_requests.screenshot) {
+      take_screenshot(scripted ? run.screenshot : m_controls.screenshot_path, size);
+      m_requests.screenshot = false;
+    }
+    m_target.present();
+    m_frames.add(ms_between(start, Clock::now()), ms_between(sim_start, upload_start),
+                 ms_between(upload_start, render_start), ms_between(render_start, render_end));
+    ++frame;
+    if (last_frame) break;
+  }
+  m_simulation.backend().synchronize();
+  return m_screenshot_failed && run.frames > 0 ? 1 : 0;
+}
+
+}  // namespace coalesce

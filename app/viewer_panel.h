@@ -1,0 +1,31 @@
+// The control panel (SPEC section 5): device, frame times, per-kernel table and plots, Compare bars,
+// controls, notices, and the Lab tab. Reads the model; writes only controls and requests.
+#pragma once
+
+#include <string>
+
+#include "app/lab_tab.h"
+#include "app/viewer_model.h"
+
+namespace coalesce {
+
+constexpr float kPanelWidth = 470.0f;  // the panel sits at the left; particles are drawn to its right
+
+class ViewerPanel {
+ public:
+  void draw(ViewerModel& model, ViewerControls& controls, ViewerRequests& requests);
+
+ private:
+  LabTab m_lab;
+};
+
+// Panel sections, one file each (viewer_panel_*.cpp).
+void draw_device_section(const ViewerModel& model);
+void draw_kernel_section(const ViewerModel& model);
+void draw_compare_section(const ViewerModel& model);
+void draw_controls_section(const ViewerModel& model, ViewerControls& controls, ViewerRequests& requests);
+
+// The byte formula behind a kernel's GB/s, as the tooltip shows it.
+std::string byte_formula(KernelKind kind, Layout layout, Solver solver);
+
+}  // namespace coalesce

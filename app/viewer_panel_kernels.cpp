@@ -1,0 +1,135 @@
+// Panel sections: the live per-kernel table with its history plots, and the Compare bars per layout.
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+#include <imgui.h>
+
+#include "app/viewer_panel.h"
+#include "sim/byte_counts.h"
+
+namespace coalesce {
+namespace {
+
+constexpr KernelKind kTableKernels[] = {KernelKind::Forces, KernelKind::Integrate, KernelKind::Pack,
+                                        KernelKind::Convert};
+constexpr KernelKind kCompareKernels[] = {KernelKind::Integrate, KernelKind::Pack, KernelKind::Forces};
+
+std::string kernel_label(KernelKind kind) {
+  return std::string(to_string(kind));
+}
+
+}  // namespace
+
+std::string byte_formula(KernelKind kind, Layout layout, Solver solver) {
+  const bool f4 = layout == Layout::Float4;
+  switch (kind) {
+    case KernelKind::Forces:
+      return solver == Solver::AllPairs
+                 ? (f4 ? "N x (16 B pos+mass + 16 B vel read + 16 B vel write) = 48 N bytes; N^2 interactions"
+                       : "N x (16 B pos+mass + 12 B vel read + 12 B vel write) = 40 N bytes; N^2 "
+                         "interactions")
+                 : (f4 ? "N x (16 B pos + 16 B vel read + 16 B vel write) = 48 N bytes; N x k interactions"
+                       : "N x (12 B pos + 12 B vel read + 12 B vel write) = 36 N bytes; N x k interactions");
+    case KernelKind::Integrate:
+      return f4 ? "N x (16 B pos + 16 B vel read + 16 B pos write) = 48 N bytes"
+                : "N x (12 B pos + 12 B vel read + 12 B pos write) = 36 N bytes";
+    case KernelKind::Pack:
+      return f4 ? "N x (16 B pos + 16 B vel read + 16 B x,y,z,speed write) = 48 N bytes"
+                : "N x (12 B pos + 12 B vel read + 16 B x,y,z,speed write) = 40 N bytes";
+    case KernelKind::Convert:
+      return "N x (source state read + destination state write): 28 B per AoS/SoA record, 32 B per float4";
+  }
+  return "";
+}
+
+void draw_kernel_section(const ViewerModel& model) {
+  if (!ImGui::CollapsingHeader("Kernels (live)", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const ViewerSimulation& sim = *model.simulation;
+  const Layout layout = sim.backend().layout();
+  const Solver solver = sim.scene().params.solver;
+  const double copy_peak = sim.backend().device_info().copy_peak_gbps;
+  ImGui::Text("layout %s", std::string(to_string(layout)).c_str());
+  const ImGuiTableFlags flags =
+      ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp;
+  if (ImGui::BeginTable("kernels", 5, flags)) {
+    ImGui::TableSetupColumn("kernel");
+    ImGui::TableSetupColumn("ms");
+    ImGui::TableSetupColumn("GB/s");
+    ImGui::TableSetupColumn("% copy");
+    ImGui::TableSetupColumn("interactions/s");
+    ImGui::TableHeadersRow();
+    for (KernelKind kind : kTableKernels) {
+      const KernelStats& s = model.stats->kernel(kind);
+      if (!s.seen()) continue;
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::Text("%s", kernel_label(kind).c_str());
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", byte_formula(kind, layout, solver).c_str());
+      ImGui::TableNextColumn();
+      ImGui::Text("%.3f", s.milliseconds.value());
+      ImGui::TableNextColumn();
+      ImGui::Text("%.1f", s.gigabytes_per_second.value());
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s\n%.3g bytes per launch", byte_formula(kind, layout, solver).c_str(), s.bytes);
+      ImGui::TableNextColumn();
+      if (copy_peak > 0) ImGui::Text("%.1f%%", 100.0 * s.gigabytes_per_second.value() / copy_peak);
+      ImGui::TableNextColumn();
+      if (kind == KernelKind::Forces) ImGui::Text("%.3g", s.interactions_per_second.value());
+    }
+    ImGui::EndTable();
+  }
+  // Two plots per row keep the history visible without pushing the controls off screen.
+  int plotted = 0;
+  const float plot_width = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
+  for (KernelKind kind : kTableKernels) {
+    const KernelStats& s = model.stats->kernel(kind);
+    if (s.history_gbps.size() < 2) continue;
+    if (plotted++ % 2 == 1) ImGui::SameLine();
+    const std::vector<float> history(s.history_gbps.begin(), s.history_gbps.end());
+    const float top = std::max(*std::max_element(history.begin(), history.end()) * 1.15f, 1e-3f);
+    const std::string overlay = kernel_label(kind) + " GB/s";
+    ImGui::PlotLines(("##h" + kernel_label(kind)).c_str(), history.data(), static_cast<int>(history.size()),
+                     0, overlay.c_str(), 0.0f, top, ImVec2(plot_width, 32.0f));
+  }
+}
+
+void draw_compare_section(const ViewerModel& model) {
+  if (!ImGui::CollapsingHeader("Compare layouts (GB/s)", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const double copy_peak = model.simulation->backend().device_info().copy_peak_gbps;
+  // One scale per kernel: the copy peak, or the best layout where that is higher (CPU caches).
+  double top[kKernelKinds] = {};
+  for (KernelKind kind : kCompareKernels) {
+    top[static_cast<int>(kind)] = copy_peak;
+    for (Layout layout : kAllLayouts) {
+      top[static_cast<int>(kind)] =
+          std::max(top[static_cast<int>(kind)], model.stats->compare(layout, kind).gigabytes_per_second);
+    }
+  }
+  if (!ImGui::BeginTable("compare", 4, ImGuiTableFlags_SizingStretchSame)) return;
+  ImGui::TableSetupColumn("layout", ImGuiTableColumnFlags_WidthFixed, 48.0f);
+  for (KernelKind kind : kCompareKernels) ImGui::TableSetupColumn(kernel_label(kind).c_str());
+  ImGui::TableHeadersRow();
+  for (Layout layout : kAllLayouts) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::Text("%s", std::string(to_string(layout)).c_str());
+    for (KernelKind kind : kCompareKernels) {
+      ImGui::TableNextColumn();
+      const CompareEntry& c = model.stats->compare(layout, kind);
+      const double scale = top[static_cast<int>(kind)];
+      char overlay[48] = "-";
+      if (c.measured) std::snprintf(overlay, sizeof overlay, "%.1f", c.gigabytes_per_second);
+      ImGui::ProgressBar(scale > 0 ? static_cast<float>(c.gigabytes_per_second / scale) : 0.0f,
+                         ImVec2(-1.0f, 0.0f), overlay);
+      if (c.measured && ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("%s %s: %.1f GB/s, %.3f ms%s", std::string(to_string(layout)).c_str(),
+                          kernel_label(kind).c_str(), c.gigabytes_per_second, c.milliseconds,
+                          copy_peak > 0 ? " (full bar = copy peak)" : "");
+      }
+    }
+  }
+  ImGui::EndTable();
+}
+
+}  // namespace coalesce

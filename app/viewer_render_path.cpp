@@ -1,0 +1,98 @@
+// Interop registration with its copy fallback; the one place the viewer touches CUDA-GL interop.
+#include "app/viewer_render_path.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+#include "render/gl_api.h"
+#include "sim/particle.h"
+#if defined(COALESCE_RENDER_INTEROP)
+#include "render/interop_buffer.h"
+#endif
+#if defined(COALESCE_HAVE_CUDA) && __has_include("kernels/cuda_backend.h")
+#include "kernels/cuda_backend.h"
+#define COALESCE_VIEWER_HAS_CUDA_BACKEND 1
+#endif
+
+namespace coalesce {
+
+const char* to_string(RenderPathMode mode) {
+  switch (mode) {
+    case RenderPathMode::Interop:
+      return "CUDA-GL interop (map, pack kernel, unmap)";
+    case RenderPathMode::Copy:
+      return "copy fallback (device -> host -> glBufferSubData)";
+    case RenderPathMode::HostUpload:
+      return "CPU upload (glBufferSubData)";
+  }
+  return "?";
+}
+
+PackVariant default_pack_variant([[maybe_unused]] Backend& backend) {
+#if defined(COALESCE_VIEWER_HAS_CUDA_BACKEND)
+  if (auto* cuda = dynamic_cast<CudaBackend*>(&backend)) return cuda->fastest_pack_variant();
+#endif
+  return PackVariant::Vector;
+}
+
+RenderPath::RenderPath(Backend& backend, bool cuda_backend, ParticleRenderer& renderer) {
+  renderer.resize(backend.particle_count());
+  if (!cuda_backend) return;
+  m_mode = RenderPathMode::Copy;
+  // COALESCE_NO_INTEROP=1 forces the fallback, so the copy path can be exercised on a GPU machine too.
+  const char* disabled = std::getenv("COALESCE_NO_INTEROP");
+  if (disabled && std::string(disabled) == "1") {
+    m_notice = "CUDA-GL interop disabled by COALESCE_NO_INTEROP=1: using the copy path (slower)";
+    return;
+  }
+#if defined(COALESCE_RENDER_INTEROP)
+  try {
+    m_interop = std::make_unique<InteropBuffer>(renderer.buffer_id());
+    m_mode = RenderPathMode::Interop;
+  } catch (const InteropError& e) {
+    m_notice = std::string(e.what()) + ": using the copy path (slower)";
+  }
+#else
+  m_notice = "built without CUDA-GL interop: using the copy path (slower)";
+#endif
+}
+
+RenderPath::~RenderPath() = default;
+
+void RenderPath::update(Backend& backend, PackVariant variant, ParticleRenderer& renderer) {
+  const int n = backend.particle_count();
+#if defined(COALESCE_RENDER_INTEROP)
+  if (m_mode == RenderPathMode::Interop) {
+    const InteropBuffer::Mapping mapping = m_interop->map();
+    backend.pack(variant, mapping.data(), MemorySpace::Device);
+    return;
+  }
+#endif
+  m_host.resize(static_cast<size_t>(n) * kRenderFloatsPerParticle);
+  backend.pack(variant, m_host.data(), MemorySpace::Host);
+  renderer.upload(m_host.data(), n);
+}
+
+std::optional<std::int64_t> RenderPath::find_non_finite(const ParticleRenderer& renderer) const {
+  const float* data = m_host.data();
+  size_t count = m_host.size();
+  std::vector<float> sample;
+  if (m_mode == RenderPathMode::Interop) {
+    // 64K particles (1 MiB): enough for all-pairs, where one NaN spreads to every body in a step.
+    const size_t particles = std::min<size_t>(static_cast<size_t>(renderer.particles()), 65536);
+    sample.resize(particles * kRenderFloatsPerParticle);
+    glBindBuffer(GL_ARRAY_BUFFER, renderer.buffer_id());
+    glGetBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(sample.size() * sizeof(float)),
+                       sample.data());
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    data = sample.data();
+    count = sample.size();
+  }
+  for (size_t i = 0; i < count; ++i) {
+    if (!std::isfinite(data[i])) return static_cast<std::int64_t>(i / kRenderFloatsPerParticle);
+  }
+  return std::nullopt;
+}
+
+}  // namespace coalesce

@@ -1,0 +1,141 @@
+// Builds the screenshot JSON (schema in docs/viewer.md) from the same model the panel draws.
+#include "app/viewer_report.h"
+
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "app/viewer_panel.h"
+
+namespace coalesce {
+namespace {
+
+using nlohmann::json;
+
+std::string text(std::string_view view) {
+  return std::string(view);
+}
+
+json device_json(const DeviceInfo& d) {
+  return {{"name", d.name},
+          {"driver", d.driver},
+          {"multiprocessors", d.multiprocessors},
+          {"memory_bytes", d.memory_bytes},
+          {"memory_clock_khz", d.memory_clock_khz},
+          {"bus_width_bits", d.bus_width_bits},
+          {"theoretical_peak_gbps", d.theoretical_peak_gbps},
+          {"copy_peak_gbps", d.copy_peak_gbps}};
+}
+
+json kernels_json(const ViewerModel& model, Layout layout, Solver solver, double copy_peak) {
+  json kernels = json::object();
+  for (KernelKind kind : {KernelKind::Forces, KernelKind::Integrate, KernelKind::Pack, KernelKind::Convert}) {
+    const KernelStats& s = model.stats->kernel(kind);
+    if (!s.seen()) continue;
+    json k = {
+        {"milliseconds", s.milliseconds.value()},
+        {"gigabytes_per_second", s.gigabytes_per_second.value()},
+        {"percent_of_copy_peak", copy_peak > 0 ? 100.0 * s.gigabytes_per_second.value() / copy_peak : 0.0},
+        {"bytes_per_launch", s.bytes},
+        {"byte_formula", byte_formula(kind, layout, solver)},
+        {"samples", s.milliseconds.count()}};
+    if (kind == KernelKind::Forces) k["interactions_per_second"] = s.interactions_per_second.value();
+    kernels[text(to_string(kind))] = k;
+  }
+  return kernels;
+}
+
+json compare_json(const ViewerModel& model) {
+  json compare = json::object();
+  for (Layout layout : kAllLayouts) {
+    json per_layout = json::object();
+    for (KernelKind kind : {KernelKind::Forces, KernelKind::Integrate, KernelKind::Pack}) {
+      const CompareEntry& c = model.stats->compare(layout, kind);
+      if (!c.measured) continue;
+      per_layout[text(to_string(kind))] = {{"milliseconds", c.milliseconds},
+                                           {"gigabytes_per_second", c.gigabytes_per_second},
+                                           {"interactions_per_second", c.interactions_per_second}};
+    }
+    compare[text(to_string(layout))] = per_layout;
+  }
+  return compare;
+}
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buffer;
+}
+
+}  // namespace
+
+std::string json_path_for(const std::string& png_path) {
+  const size_t slash = png_path.find_last_of('/');
+  const size_t dot = png_path.find_last_of('.');
+  if (dot != std::string::npos && (slash == std::string::npos || dot > slash))
+    return png_path.substr(0, dot) + ".json";
+  return png_path + ".json";
+}
+
+std::string screenshot_json(const ViewerModel& model, const ViewerControls& controls, int width, int height) {
+  const ViewerSimulation& sim = *model.simulation;
+  const Backend& backend = sim.backend();
+  const Scene& scene = sim.scene();
+  const FrameStats& f = *model.frames;
+  const double copy_peak = backend.device_info().copy_peak_gbps;
+  json notices = json::array();
+  for (const Notice& n : model.notices) notices.push_back({{"text", n.text}, {"error", n.error}});
+  json root = {
+      {"schema", "coalesce-screenshot/1"},
+      {"version", COALESCE_VERSION},
+      {"taken_utc", utc_now()},
+      {"image", {{"width", width}, {"height", height}, {"panel_visible", controls.panel_visible}}},
+      {"device", device_json(backend.device_info())},
+      {"backend", backend.name()},
+      {"render", {{"path", to_string(model.render_path)}, {"target", model.target}}},
+      {"settings",
+       {{"layout", text(to_string(backend.layout()))},
+        {"pack_variant", text(to_string(controls.pack))},
+        {"solver", text(to_string(scene.params.solver))},
+        {"scene", scene.name},
+        {"particles", backend.particle_count()},
+        {"seed", scene.seed},
+        {"dt", scene.params.dt},
+        {"softening", scene.params.softening},
+        {"attractors", scene.params.solver == Solver::Attractors ? scene.params.attractors.count : 0},
+        {"paused", controls.paused}}},
+      {"simulation", {{"step", sim.step_count()}, {"time", sim.time()}}},
+      {"frame",
+       {{"fps", f.fps()},
+        {"frame_ms", f.frame_ms.value()},
+        {"simulation_ms", f.simulation_ms.value()},
+        {"upload_ms", f.upload_ms.value()},
+        {"render_ms", f.render_ms.value()},
+        {"upload_share_of_frame", f.frame_ms.value() > 0 ? f.upload_ms.value() / f.frame_ms.value() : 0.0},
+        {"frames", f.frames}}},
+      {"kernels", kernels_json(model, backend.layout(), scene.params.solver, copy_peak)},
+      {"compare", compare_json(model)},
+      {"notices", notices},
+  };
+  if (model.non_finite) {
+    root["non_finite"] = {{"step", model.non_finite->step}, {"particle", model.non_finite->particle}};
+  }
+  return root.dump(2) + "\n";
+}
+
+std::string write_text_file(const std::string& path, const std::string& contents) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) return "cannot write " + path + ": " + std::strerror(errno);
+  out << contents;
+  out.close();
+  if (!out) return "cannot write " + path + ": write failed";
+  return {};
+}
+
+}  // namespace coalesce

@@ -1,0 +1,46 @@
+// The viewer's simulation: scene, backend and clock, and the edits the panel makes to them (layout,
+// N, scene, reset). Rebuilding the backend bumps generation() so the render path re-registers.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "app/backend_factory.h"
+#include "app/options.h"
+#include "sim/scene.h"
+
+namespace coalesce {
+
+class ViewerSimulation {
+ public:
+  explicit ViewerSimulation(const Options& options);
+
+  Backend& backend() { return *m_selection.backend; }
+  const Backend& backend() const { return *m_selection.backend; }
+  const Scene& scene() const { return m_scene; }
+  SimParams& params() { return m_scene.params; }
+  std::uint64_t step_count() const { return m_clock.step; }
+  double time() const { return m_clock.time(m_scene.params.dt); }
+  const std::string& backend_notice() const { return m_selection.notice; }
+  std::uint64_t generation() const { return m_generation; }
+  bool is_cuda() const;
+
+  void advance();                  // one step
+  void set_layout(Layout layout);  // converts in place: the state is kept bitwise
+  void set_solver(Solver solver);  // attractors borrow the swirl preset's set when the scene has none
+  void reseed(int particles);      // new N: new backend, state regenerated from the scene's seed
+  void load_scene(const std::string& name);  // keeps the current N
+  void reset();                              // back to the initial state of the current scene and N
+
+ private:
+  void rebuild(int particles);
+
+  Options m_options;
+  Scene m_scene;
+  BackendSelection m_selection;
+  SimClock m_clock;
+  std::uint64_t m_generation = 0;
+};
+
+}  // namespace coalesce

@@ -1,0 +1,56 @@
+// Smoothing and bookkeeping of the panel's numbers.
+#include "app/viewer_stats.h"
+
+namespace coalesce {
+namespace {
+template <typename T>
+void push_history(std::deque<float>& history, T value) {
+  history.push_back(static_cast<float>(value));
+  while (history.size() > static_cast<size_t>(kHistoryLength)) history.pop_front();
+}
+}  // namespace
+
+void ViewerStats::add(const std::vector<KernelTiming>& timings, Layout current) {
+  for (const KernelTiming& t : timings) {
+    const int k = static_cast<int>(t.kernel);
+    if (k < 0 || k >= kKernelKinds || t.milliseconds <= 0) continue;
+    if (t.layout == current) {
+      KernelStats& s = m_kernels[k];
+      s.milliseconds.add(t.milliseconds);
+      s.gigabytes_per_second.add(t.gigabytes_per_second());
+      s.interactions_per_second.add(t.interactions_per_second());
+      s.bytes = t.bytes;
+      push_history(s.history_gbps, s.gigabytes_per_second.value());
+      CompareEntry& c = m_compare[static_cast<int>(t.layout)][k];
+      c.milliseconds = s.milliseconds.value();
+      c.gigabytes_per_second = s.gigabytes_per_second.value();
+      c.interactions_per_second = s.interactions_per_second.value();
+      c.measured = true;
+    }
+  }
+}
+
+void ViewerStats::on_layout_change() {
+  for (KernelStats& s : m_kernels) {
+    s.milliseconds.reset();
+    s.gigabytes_per_second.reset();
+    s.interactions_per_second.reset();
+    s.history_gbps.clear();
+  }
+}
+
+void ViewerStats::reset_all() {
+  on_layout_change();
+  m_compare = {};
+}
+
+void FrameStats::add(double frame, double simulation, double upload, double render) {
+  frame_ms.add(frame);
+  simulation_ms.add(simulation);
+  upload_ms.add(upload);
+  render_ms.add(render);
+  push_history(history_frame_ms, frame);
+  ++frames;
+}
+
+}  // namespace coalesce

@@ -1,0 +1,84 @@
+// What the panel shows about kernels and frames: EMA-smoothed timings per kernel, short histories for
+// the plots, and the Compare table of the last numbers per layout (kept across layout switches).
+#pragma once
+
+#include <array>
+#include <deque>
+#include <vector>
+
+#include "sim/kernel_stats.h"
+#include "sim/layout.h"
+
+namespace coalesce {
+
+// Exponential moving average; the first sample sets the value so start-up is not biased towards 0.
+class Ema {
+ public:
+  explicit Ema(double alpha = 0.1) : m_alpha(alpha) {}
+  void add(double sample) {
+    m_value = m_count == 0 ? sample : m_value + m_alpha * (sample - m_value);
+    ++m_count;
+  }
+  double value() const { return m_value; }
+  long count() const { return m_count; }
+  void reset() {
+    m_value = 0;
+    m_count = 0;
+  }
+
+ private:
+  double m_alpha;
+  double m_value = 0;
+  long m_count = 0;
+};
+
+constexpr int kKernelKinds = 4;  // forces, integrate, pack, convert
+constexpr int kHistoryLength = 240;
+
+struct KernelStats {
+  Ema milliseconds;
+  Ema gigabytes_per_second;
+  Ema interactions_per_second;
+  double bytes = 0;                // of the last launch: the byte formula's value
+  std::deque<float> history_gbps;  // smoothed GB/s, oldest first, for PlotLines
+  bool seen() const { return milliseconds.count() > 0; }
+};
+
+struct CompareEntry {
+  double milliseconds = 0;
+  double gigabytes_per_second = 0;
+  double interactions_per_second = 0;
+  bool measured = false;
+};
+
+class ViewerStats {
+ public:
+  // Adds timings from poll_timings(); those of the current layout feed the live table.
+  void add(const std::vector<KernelTiming>& timings, Layout current);
+  // A switch starts the live numbers afresh; Compare keeps every layout's last numbers.
+  void on_layout_change();
+  void reset_all();
+
+  const KernelStats& kernel(KernelKind kind) const { return m_kernels[static_cast<int>(kind)]; }
+  const CompareEntry& compare(Layout layout, KernelKind kind) const {
+    return m_compare[static_cast<int>(layout)][static_cast<int>(kind)];
+  }
+
+ private:
+  std::array<KernelStats, kKernelKinds> m_kernels;
+  std::array<std::array<CompareEntry, kKernelKinds>, 3> m_compare{};
+};
+
+// Frame timing: wall time per frame, and how much of it went to simulation and to rendering (CPU side).
+struct FrameStats {
+  Ema frame_ms{0.05};
+  Ema simulation_ms{0.05};
+  Ema upload_ms{0.05};
+  Ema render_ms{0.05};
+  std::deque<float> history_frame_ms;
+  long frames = 0;
+  double fps() const { return frame_ms.value() > 0 ? 1000.0 / frame_ms.value() : 0.0; }
+  void add(double frame, double simulation, double upload, double render);
+};
+
+}  // namespace coalesce

@@ -1,0 +1,49 @@
+// CUDA-OpenGL interop for the render buffer: registered once (write-discard), mapped for each pack
+// through a scoped guard. Header free of CUDA so the viewer can include it; built only with CUDA.
+#pragma once
+
+#include <cstddef>
+#include <stdexcept>
+
+#include "render/gl_api.h"
+
+struct cudaGraphicsResource;
+
+namespace coalesce {
+
+class InteropError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class InteropBuffer {
+ public:
+  // Registers `buffer` (an existing GL buffer, which must outlive this object). Throws InteropError.
+  explicit InteropBuffer(GLuint buffer);
+  ~InteropBuffer();
+  InteropBuffer(const InteropBuffer&) = delete;
+  InteropBuffer& operator=(const InteropBuffer&) = delete;
+
+  // Mapped for the lifetime of this guard: CUDA may write `data()`; GL must not touch the buffer.
+  class Mapping {
+   public:
+    explicit Mapping(cudaGraphicsResource* resource);
+    ~Mapping();
+    Mapping(const Mapping&) = delete;
+    Mapping& operator=(const Mapping&) = delete;
+    float* data() const { return m_data; }
+    std::size_t bytes() const { return m_bytes; }
+
+   private:
+    cudaGraphicsResource* m_resource;
+    float* m_data = nullptr;
+    std::size_t m_bytes = 0;
+  };
+
+  Mapping map() { return Mapping(m_resource); }
+
+ private:
+  cudaGraphicsResource* m_resource = nullptr;
+};
+
+}  // namespace coalesce

@@ -1,0 +1,22 @@
+// Reads back the current framebuffer and writes it as a PNG (stb_image_write).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace coalesce {
+
+struct Image {
+  int width = 0;
+  int height = 0;
+  std::vector<std::uint8_t> rgba;  // top row first
+};
+
+// glReadPixels of the bound read framebuffer, flipped so the first row is the top of the screen.
+Image read_framebuffer(int width, int height);
+
+// Returns an empty string on success, else one line: the path and why it could not be written.
+std::string write_png(const std::string& path, const Image& image);
+
+}  // namespace coalesce

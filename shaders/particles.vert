@@ -1,0 +1,38 @@
+// Particle point sprites: position from the packed render buffer, size attenuated by distance,
+// colour from speed through a colour map.
+#version 430 core
+
+layout(location = 0) in vec4 a_position_speed;  // x, y, z, |v|
+
+uniform mat4 u_view;
+uniform mat4 u_projection;
+uniform float u_point_size;    // world-space diameter
+uniform float u_viewport_height;
+uniform float u_speed_scale;   // 1 / the speed that maps to the top of the colour map
+uniform float u_intensity;     // per-particle brightness, lowered for large N so additive blending keeps detail
+
+out vec3 v_colour;
+
+// Deep blue -> violet -> orange -> pale yellow: slow particles cool, fast ones hot.
+vec3 colour_map(float t) {
+  const vec3 c0 = vec3(0.10, 0.18, 0.60);
+  const vec3 c1 = vec3(0.45, 0.25, 0.85);
+  const vec3 c2 = vec3(1.00, 0.45, 0.20);
+  const vec3 c3 = vec3(1.00, 0.90, 0.60);
+  t = clamp(t, 0.0, 1.0);
+  if (t < 0.33) return mix(c0, c1, t / 0.33);
+  if (t < 0.66) return mix(c1, c2, (t - 0.33) / 0.33);
+  return mix(c2, c3, (t - 0.66) / 0.34);
+}
+
+void main() {
+  vec4 view_position = u_view * vec4(a_position_speed.xyz, 1.0);
+  gl_Position = u_projection * view_position;
+  float distance = max(-view_position.z, 1e-3);
+  // Projected diameter in pixels: world size * focal length (in pixels) / distance.
+  float pixels = u_point_size * u_projection[1][1] * 0.5 * u_viewport_height / distance;
+  gl_PointSize = clamp(pixels, 1.5, 64.0);
+  // Points smaller than their clamp would be too bright: scale down by the area they lost.
+  float area_ratio = min(1.0, (pixels * pixels) / (gl_PointSize * gl_PointSize));
+  v_colour = colour_map(sqrt(a_position_speed.w * u_speed_scale)) * u_intensity * max(area_ratio, 0.25);
+}
