@@ -43,7 +43,8 @@ HOST_DEVICE inline Vec3 pair_acceleration(Vec3 ri, Vec3 rj, float mj, float soft
 // Accumulates into `acc` in the same operation order on host and device (the all-pairs inner loop).
 HOST_DEVICE inline void accumulate_pair(Vec3& acc, Vec3 ri, Vec3 rj, float mj, float softening_squared) {
   const float dx = rj.x - ri.x, dy = rj.y - ri.y, dz = rj.z - ri.z;
-  const float r2 = dx * dx + dy * dy + dz * dz + softening_squared;
+  // Softening first: on the GPU r^2 is then three chained FMAs (the all-pairs inner loop's FP32 budget).
+  const float r2 = softening_squared + dx * dx + dy * dy + dz * dz;
   const float inv_r = reciprocal_sqrt(r2);
   const float s = mj * inv_r * inv_r * inv_r;
   acc.x += dx * s;

@@ -1,0 +1,162 @@
+// The bench sweep: for each solver x N, one backend; for each layout, every kernel warmed up and timed.
+// Times come from the backend's own per-kernel timings (CUDA events on the GPU), so the sweep code is the
+// same for both backends and measures exactly what the panel shows.
+#include "app/bench_runner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include "app/backend_factory.h"
+#include "app/bench_pack_target.h"
+#include "sim/scene.h"
+
+namespace coalesce {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr int kRingChunk = 64;  // launches per synchronize: well inside the CUDA backend's timing ring
+
+double elapsed_ms(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// SPEC 7: the first launches on fresh buffers run slow. Warm up for >= warmup_calls and >= warmup_ms;
+// slow kernels (all-pairs at large N) stop after 3 calls once 20x warmup_ms have passed.
+void warm_up(Backend& backend, const BenchPlan& plan, const std::function<void()>& call) {
+  const auto start = Clock::now();
+  for (int calls = 1;; ++calls) {
+    call();
+    backend.synchronize();
+    const double ms = elapsed_ms(start);
+    if (calls >= plan.warmup_calls && ms >= plan.warmup_ms) break;
+    if (calls >= 3 && ms >= 20.0 * plan.warmup_ms) break;
+  }
+  (void)backend.poll_timings();  // warm-up timings are discarded
+}
+
+template <class Keep>
+std::vector<KernelTiming> timed_repeats(Backend& backend, int repeats, const std::function<void()>& call,
+                                        Keep keep) {
+  std::vector<KernelTiming> kept;
+  for (int done = 0; done < repeats;) {
+    const int chunk = std::min(kRingChunk, repeats - done);
+    for (int i = 0; i < chunk; ++i) call();
+    backend.synchronize();
+    for (const KernelTiming& t : backend.poll_timings())
+      if (keep(t)) kept.push_back(t);
+    done += chunk;
+  }
+  return kept;
+}
+
+BenchRow make_row(Solver solver, int n, Layout layout, std::string kernel, std::string variant,
+                  std::vector<KernelTiming> timings, double copy_peak_gbps) {
+  BenchRow row{solver, n, layout, std::move(kernel), std::move(variant), 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  if (timings.empty()) return row;
+  std::sort(timings.begin(), timings.end(),
+            [](const KernelTiming& a, const KernelTiming& b) { return a.milliseconds < b.milliseconds; });
+  const KernelTiming& median = timings[timings.size() / 2];
+  row.samples = static_cast<int>(timings.size());
+  row.median_ms = median.milliseconds;
+  row.min_ms = timings.front().milliseconds;
+  row.max_ms = timings.back().milliseconds;
+  row.bytes = median.bytes;
+  row.gbps = median.gigabytes_per_second();
+  row.percent_of_copy = copy_peak_gbps > 0 ? 100.0 * row.gbps / copy_peak_gbps : 0.0;
+  row.interactions = median.interactions;
+  row.interactions_per_second = median.interactions_per_second();
+  return row;
+}
+
+Scene bench_scene(Solver solver, int n) {
+  Scene scene = preset_scene(solver == Solver::AllPairs ? "plummer" : "swirl");
+  scene.particles = n;
+  scene.params.solver = solver;
+  return scene;
+}
+
+}  // namespace
+
+std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice, BenchResult& result,
+                                     const std::function<void(int, int, const std::string&)>& progress) {
+  constexpr int kKernelsPerLayout =
+      3 + static_cast<int>(kAllPackVariants.size());  // forces, integrate, convert
+  int total = 0;
+  for (Solver solver : plan.solvers)
+    total += static_cast<int>(
+                 (solver == Solver::AllPairs ? plan.all_pairs_particles : plan.attractor_particles).size() *
+                 plan.layouts.size()) *
+             kKernelsPerLayout;
+  int done = 0;
+  std::vector<BenchRow> rows;
+  for (Solver solver : plan.solvers) {
+    for (int n : solver == Solver::AllPairs ? plan.all_pairs_particles : plan.attractor_particles) {
+      const Scene scene = bench_scene(solver, n);
+      BackendSelection selection = make_backend(choice, n, plan.layouts.front());
+      Backend& backend = *selection.backend;
+      if (!selection.notice.empty() && result.backend_name.empty())
+        std::fprintf(stderr, "coalesce: %s\n", selection.notice.c_str());
+      if (result.backend_name.empty()) {
+        result.backend_name = backend.name();
+        result.device = backend.device_info();  // the copy ceiling of this run, measured at start-up
+      }
+      const double copy_peak = result.device.copy_peak_gbps;
+      backend.upload(generate_initial_state(scene));
+      auto target = make_bench_pack_target(backend);
+      double time = 0.0;
+
+      for (Layout layout : plan.layouts) {
+        backend.set_layout(layout);
+        backend.synchronize();
+        (void)backend.poll_timings();
+        const std::string where =
+            std::string(to_string(solver)) + " N=" + std::to_string(n) + " " + std::string(to_string(layout));
+        auto of = [](KernelKind kind, Layout in) {
+          return [in, kind](const KernelTiming& t) { return t.kernel == kind && t.layout == in; };
+        };
+
+        // forces and integrate: one step() runs both, each timed on its own.
+        progress(++done, total, where + " forces+integrate");
+        const std::function<void()> step = [&] {
+          backend.step(scene.params, time);
+          time += scene.params.dt;
+        };
+        warm_up(backend, plan, step);
+        std::vector<KernelTiming> both =
+            timed_repeats(backend, plan.repeats, step, [](const KernelTiming&) { return true; });
+        std::vector<KernelTiming> forces, drift;
+        for (const KernelTiming& t : both) (t.kernel == KernelKind::Forces ? forces : drift).push_back(t);
+        rows.push_back(make_row(solver, n, layout, "forces", "", forces, copy_peak));
+        progress(++done, total, where + " integrate");
+        rows.push_back(make_row(solver, n, layout, "integrate", "", drift, copy_peak));
+
+        for (PackVariant variant : kAllPackVariants) {
+          progress(++done, total, where + " pack " + std::string(to_string(variant)));
+          const std::function<void()> pack = [&] { backend.pack(variant, target->data(), target->space()); };
+          warm_up(backend, plan, pack);
+          rows.push_back(make_row(solver, n, layout, "pack", std::string(to_string(variant)),
+                                  timed_repeats(backend, plan.repeats, pack, of(KernelKind::Pack, layout)),
+                                  copy_peak));
+        }
+
+        // convert: to the next layout and back; the rows time layout -> next.
+        const Layout next = kAllLayouts[(static_cast<std::size_t>(layout) + 1) % kAllLayouts.size()];
+        progress(++done, total, where + " convert");
+        const std::function<void()> round_trip = [&] {
+          backend.set_layout(next);
+          backend.set_layout(layout);
+        };
+        warm_up(backend, plan, round_trip);
+        // Timings carry the destination layout: keep the layout -> next half of each round trip.
+        rows.push_back(make_row(
+            solver, n, layout, "convert", "to " + std::string(to_string(next)),
+            timed_repeats(backend, plan.repeats, round_trip, of(KernelKind::Convert, next)), copy_peak));
+      }
+    }
+  }
+  return rows;
+}
+
+}  // namespace coalesce

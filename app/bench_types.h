@@ -1,0 +1,46 @@
+// The bench's plan (what to sweep) and its results (one row per kernel x layout x N x variant).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/backend.h"
+#include "sim/layout.h"
+
+namespace coalesce {
+
+struct BenchPlan {
+  std::vector<Solver> solvers;
+  std::vector<int> all_pairs_particles;
+  std::vector<int> attractor_particles;
+  std::vector<Layout> layouts;
+  int repeats = 20;
+  int warmup_calls = 30;    // at least this many calls...
+  double warmup_ms = 10.0;  // ...and at least this much work before timing (SPEC 7: timing hygiene)
+};
+
+struct BenchRow {
+  Solver solver;
+  int particles;
+  Layout layout;
+  std::string kernel;   // forces, integrate, pack, convert
+  std::string variant;  // pack: the variant; convert: "to <layout>"; otherwise empty
+  int samples;
+  double median_ms, min_ms, max_ms;
+  double bytes;  // sim/byte_counts.h formula for this kernel and layout
+  double gbps;   // bytes / median time
+  double percent_of_copy;
+  double interactions;  // forces only
+  double interactions_per_second;
+};
+
+struct BenchResult {
+  std::string backend_name;
+  DeviceInfo device;
+  std::string command_line;
+  std::string date_utc;
+  BenchPlan plan;
+  std::vector<BenchRow> rows;
+};
+
+}  // namespace coalesce

@@ -1,0 +1,176 @@
+// CudaBackend: state management, the timed step, pack and conversion, and the pack-variant tuner.
+#include "kernels/cuda_backend.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <utility>
+
+#include "kernels/device_probe.h"
+#include "kernels/kernels.h"
+#include "sim/byte_counts.h"
+
+namespace coalesce {
+
+namespace {
+
+int checked_count(int particles) {
+  if (particles <= 0)
+    throw std::invalid_argument("CudaBackend: particle count must be > 0, got " + std::to_string(particles));
+  return particles;
+}
+
+// Runs before any allocation, so a too-large N fails with the one-line estimate, not an out-of-memory.
+int checked_device(int device, int particles) {
+  COALESCE_CUDA_CHECK(cudaSetDevice(device));
+  check_device_memory(particles, device);
+  return device;
+}
+
+std::size_t state_bytes_for(int n) {
+  return kStateBytesPerParticle * static_cast<std::size_t>(n);
+}
+
+}  // namespace
+
+CudaBackend::CudaBackend(int particles, Layout layout, int device)
+    : m_n(checked_count(particles)),
+      m_layout(layout),
+      m_device(checked_device(device, particles)),
+      m_info(query_device_info(device)),
+      m_state(state_bytes_for(m_n)),
+      m_scratch(state_bytes_for(m_n)) {
+  // A defined starting state: all zeros is a valid state in every layout (float4's spare w included).
+  COALESCE_CUDA_CHECK(cudaMemsetAsync(m_state.data(), 0, m_state.bytes(), m_stream.get()));
+  m_stream.synchronize();
+}
+
+std::string CudaBackend::name() const {
+  return "cuda (" + m_info.name + ")";
+}
+
+template <class Fn>
+void CudaBackend::timed(KernelKind kind, double bytes, double interactions_count, Fn&& launch_fn) {
+  m_timings.begin(m_stream.get());
+  launch_fn();
+  m_timings.end(m_stream.get(), KernelTiming{kind, m_layout, 0.0, bytes, interactions_count});
+}
+
+void CudaBackend::upload(const std::vector<Particle>& particles) {
+  if (static_cast<int>(particles.size()) != m_n)
+    throw std::invalid_argument("CudaBackend::upload: expected " + std::to_string(m_n) + " particles, got " +
+                                std::to_string(particles.size()));
+  const std::size_t bytes = particles.size() * sizeof(Particle);
+  // Canonical records land as AoS; other layouts are produced by the (bitwise) conversion kernel.
+  unsigned char* target = m_layout == Layout::AoS ? m_state.data() : m_scratch.data();
+  COALESCE_CUDA_CHECK(
+      cudaMemcpyAsync(target, particles.data(), bytes, cudaMemcpyHostToDevice, m_stream.get()));
+  if (m_layout != Layout::AoS) gpu::convert(scratch_views(Layout::AoS), state_views(), m_stream.get());
+  m_stream.synchronize();
+}
+
+std::vector<Particle> CudaBackend::download() {
+  std::vector<Particle> out(static_cast<std::size_t>(m_n));
+  const unsigned char* source = m_state.data();
+  if (m_layout != Layout::AoS) {
+    gpu::convert(state_views(), scratch_views(Layout::AoS), m_stream.get());
+    source = m_scratch.data();
+  }
+  COALESCE_CUDA_CHECK(cudaMemcpyAsync(out.data(), source, out.size() * sizeof(Particle),
+                                      cudaMemcpyDeviceToHost, m_stream.get()));
+  m_stream.synchronize();
+  return out;
+}
+
+void CudaBackend::set_layout(Layout layout) {
+  if (layout == m_layout) return;
+  const StateViews from = state_views();
+  const StateViews to = scratch_views(layout);
+  const Layout old = m_layout;
+  m_layout = layout;  // the timing is reported under the destination layout
+  timed(KernelKind::Convert, convert_bytes(old, layout, m_n), 0.0,
+        [&] { gpu::convert(from, to, m_stream.get()); });
+  std::swap(m_state, m_scratch);
+}
+
+void CudaBackend::kick(const SimParams& params, double time) {
+  const float eps2 = params.softening_squared();
+  const double bytes = bytes_moved(KernelKind::Forces, m_layout, params.solver, m_n);
+  const double count = interactions(KernelKind::Forces, params.solver, m_n, params.attractors.count);
+  if (params.solver == Solver::AllPairs) {
+    timed(KernelKind::Forces, bytes, count,
+          [&] { gpu::all_pairs_kick(state_views(), eps2, params.dt, m_stream.get()); });
+  } else {
+    // Positions computed once per step on the host, exactly as the CPU backend does.
+    const AttractorSnapshot snapshot = snapshot_attractors(params.attractors, static_cast<float>(time));
+    timed(KernelKind::Forces, bytes, count,
+          [&] { gpu::attractor_kick(state_views(), snapshot, eps2, params.dt, m_stream.get()); });
+  }
+}
+
+void CudaBackend::drift(float dt) {
+  timed(KernelKind::Integrate, bytes_moved(KernelKind::Integrate, m_layout, Solver::AllPairs, m_n), 0.0,
+        [&] { gpu::drift(state_views(), dt, m_stream.get()); });
+}
+
+void CudaBackend::step(const SimParams& params, double time) {
+  kick(params, time);
+  drift(params.dt);
+}
+
+void CudaBackend::pack(PackVariant variant, float* out, MemorySpace space) {
+  if (out == nullptr) throw std::invalid_argument("CudaBackend::pack: output pointer is null");
+  const double bytes = bytes_moved(KernelKind::Pack, m_layout, Solver::AllPairs, m_n);
+  if (space == MemorySpace::Device) {
+    if (reinterpret_cast<std::uintptr_t>(out) % alignof(Float4) != 0)
+      throw std::invalid_argument("CudaBackend::pack: the device output must be 16-byte aligned");
+    timed(KernelKind::Pack, bytes, 0.0,
+          [&] { gpu::pack(state_views(), variant, reinterpret_cast<Float4*>(out), m_stream.get()); });
+    return;
+  }
+  // Interop fallback: pack on the device, then one device-to-host copy (scratch holds 32 B per particle).
+  Float4* staging = reinterpret_cast<Float4*>(m_scratch.data());
+  timed(KernelKind::Pack, bytes, 0.0, [&] { gpu::pack(state_views(), variant, staging, m_stream.get()); });
+  COALESCE_CUDA_CHECK(cudaMemcpyAsync(out, staging, static_cast<std::size_t>(m_n) * sizeof(Float4),
+                                      cudaMemcpyDeviceToHost, m_stream.get()));
+  m_stream.synchronize();
+}
+
+std::vector<KernelTiming> CudaBackend::poll_timings() {
+  return m_timings.poll();
+}
+
+void CudaBackend::synchronize() {
+  m_stream.synchronize();
+}
+
+PackVariant CudaBackend::fastest_pack_variant() {
+  auto& cached = m_fastest_pack[static_cast<std::size_t>(m_layout)];
+  if (cached) return *cached;
+  // Timed apart from the ring (these launches are not frame work); output into scratch.
+  Float4* out = reinterpret_cast<Float4*>(m_scratch.data());
+  CudaEvent start, stop;
+  double best_ms = 0.0;
+  PackVariant best = PackVariant::Vector;
+  for (PackVariant variant : kAllPackVariants) {
+    for (int i = 0; i < 5; ++i) gpu::pack(state_views(), variant, out, m_stream.get());  // warm-up
+    std::vector<float> ms;
+    for (int i = 0; i < 11; ++i) {
+      start.record(m_stream.get());
+      gpu::pack(state_views(), variant, out, m_stream.get());
+      stop.record(m_stream.get());
+      m_stream.synchronize();
+      ms.push_back(stop.elapsed_since(start));
+    }
+    std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
+    const double median = ms[ms.size() / 2];
+    if (variant == kAllPackVariants[0] || median < best_ms) {
+      best_ms = median;
+      best = variant;
+    }
+  }
+  cached = best;
+  return best;
+}
+
+}  // namespace coalesce

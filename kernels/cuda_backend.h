@@ -1,0 +1,70 @@
+// The CUDA backend: the particle state on one device in any layout, every kernel timed through a ring of
+// events (read back without stalling), and the device facts the panel and the bench show.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "kernels/cuda_event.h"
+#include "kernels/device_buffer.h"
+#include "kernels/state_views.h"
+#include "kernels/timing_ring.h"
+#include "sim/backend.h"
+
+namespace coalesce {
+
+class CudaBackend final : public Backend {
+ public:
+  // Throws DeviceMemoryError (kernels/device_probe.h) when N does not fit, std::invalid_argument for N <= 0.
+  CudaBackend(int particles, Layout layout, int device = 0);
+
+  std::string name() const override;
+  int particle_count() const override { return m_n; }
+  Layout layout() const override { return m_layout; }
+  const DeviceInfo& device_info() const override { return m_info; }
+
+  void upload(const std::vector<Particle>& particles) override;
+  std::vector<Particle> download() override;
+  void set_layout(Layout layout) override;
+  void step(const SimParams& params, double time) override;
+  // MemorySpace::Device: `out` is a 16-byte-aligned device pointer (e.g. a mapped GL buffer), written
+  // asynchronously on stream(). MemorySpace::Host: packed into device scratch, then copied (synchronous).
+  void pack(PackVariant variant, float* out, MemorySpace space) override;
+  std::vector<KernelTiming> poll_timings() override;
+  void synchronize() override;
+
+  // The two halves of step(), each timed separately (tests and bench).
+  void kick(const SimParams& params, double time);
+  void drift(float dt);
+
+  // The fastest pack variant for the current layout, timed once per layout on first use (blocking).
+  PackVariant fastest_pack_variant();
+
+  cudaStream_t stream() const { return m_stream.get(); }
+  int device() const { return m_device; }
+  std::size_t dropped_timings() const { return m_timings.dropped(); }
+
+ private:
+  StateViews state_views() const { return make_state_views(m_layout, m_state.data(), m_n); }
+  StateViews scratch_views(Layout layout) const { return make_state_views(layout, m_scratch.data(), m_n); }
+  // Records an event pair around `launch_fn` into the ring.
+  template <class Fn>
+  void timed(KernelKind kind, double bytes, double interactions, Fn&& launch_fn);
+
+  int m_n;
+  Layout m_layout;
+  int m_device;
+  DeviceInfo m_info;
+  CudaStream m_stream;
+  DeviceBuffer<unsigned char> m_state;    // kStateBytesPerParticle x N, in m_layout
+  DeviceBuffer<unsigned char> m_scratch;  // same size: conversion target and staging
+  TimingRing m_timings;
+  std::array<std::optional<PackVariant>, 3> m_fastest_pack{};
+};
+
+}  // namespace coalesce

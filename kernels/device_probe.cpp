@@ -1,0 +1,141 @@
+// Device queries and the start-up copy-ceiling measurement for the CUDA backend.
+#include "kernels/device_probe.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <vector>
+
+#include "kernels/cuda_event.h"
+#include "kernels/device_buffer.h"
+
+namespace coalesce {
+
+namespace {
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
+// The kernel driver's version ("580.159.04"), which the CUDA runtime does not report; empty if unreadable.
+std::string kernel_driver_version() {
+  std::ifstream in("/proc/driver/nvidia/version");
+  std::string line;
+  if (!std::getline(in, line)) return "";
+  std::istringstream words(line);
+  std::string word;
+  while (words >> word)
+    if (!word.empty() && std::isdigit(static_cast<unsigned char>(word[0])) &&
+        word.find('.') != std::string::npos)
+      return word;
+  return "";
+}
+
+std::string cuda_version_text(int version) {
+  return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
+}
+
+// Two buffers of up to 512 MiB (1 GiB moved per copy, far beyond the 50 MB L2), warmed up, median of 15.
+double measure_copy_gbps(int device) {
+  COALESCE_CUDA_CHECK(cudaSetDevice(device));
+  const std::size_t free_bytes = free_device_memory(device);
+  const std::size_t reserve = std::size_t{64} << 20;
+  std::size_t bytes =
+      std::min<std::size_t>(std::size_t{512} << 20, free_bytes > reserve ? (free_bytes - reserve) / 2 : 0);
+  bytes &= ~((std::size_t{1} << 20) - 1);
+  if (bytes == 0) return 0.0;
+  DeviceBuffer<unsigned char> src(bytes), dst(bytes);
+  CudaStream stream;
+  COALESCE_CUDA_CHECK(cudaMemsetAsync(src.data(), 1, bytes, stream.get()));
+  for (int i = 0; i < 5; ++i)
+    COALESCE_CUDA_CHECK(
+        cudaMemcpyAsync(dst.data(), src.data(), bytes, cudaMemcpyDeviceToDevice, stream.get()));
+  std::vector<float> ms;
+  CudaEvent start, stop;
+  for (int i = 0; i < 15; ++i) {
+    start.record(stream.get());
+    COALESCE_CUDA_CHECK(
+        cudaMemcpyAsync(dst.data(), src.data(), bytes, cudaMemcpyDeviceToDevice, stream.get()));
+    stop.record(stream.get());
+    stream.synchronize();
+    ms.push_back(stop.elapsed_since(start));
+  }
+  std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
+  const double median_ms = ms[ms.size() / 2];
+  return median_ms > 0 ? 2.0 * static_cast<double>(bytes) / (median_ms * 1e6) : 0.0;
+}
+
+}  // namespace
+
+DeviceMemoryEstimate estimate_device_memory(int particles) {
+  const std::size_t n = particles > 0 ? static_cast<std::size_t>(particles) : 0;
+  return {32 * n, 16 * n, 32 * n};
+}
+
+std::string describe_device_memory(const DeviceMemoryEstimate& e, std::size_t free_bytes) {
+  char line[200];
+  std::snprintf(line, sizeof line,
+                "device memory: state %.0f MiB + render %.0f MiB + scratch %.0f MiB = %.0f of %.0f MiB free",
+                e.state / kMiB, e.render / kMiB, e.scratch / kMiB, e.total() / kMiB, free_bytes / kMiB);
+  return line;
+}
+
+int cuda_device_count(std::string* why) {
+  int count = 0;
+  const cudaError_t error = cudaGetDeviceCount(&count);
+  if (error != cudaSuccess) {
+    (void)cudaGetLastError();  // "no device" must not poison later, unrelated checks
+    if (why != nullptr) *why = cudaGetErrorString(error);
+    return 0;
+  }
+  if (count == 0 && why != nullptr) *why = "the CUDA runtime reports 0 devices";
+  return count;
+}
+
+std::size_t free_device_memory(int device) {
+  COALESCE_CUDA_CHECK(cudaSetDevice(device));
+  std::size_t free_bytes = 0, total_bytes = 0;
+  COALESCE_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  return free_bytes;
+}
+
+void check_device_memory(int particles, int device) {
+  const DeviceMemoryEstimate e = estimate_device_memory(particles);
+  const std::size_t free_bytes = free_device_memory(device);
+  if (e.total() <= free_bytes) return;
+  char line[300];
+  std::snprintf(
+      line, sizeof line,
+      "N = %d particles needs %.0f MiB of device memory (%zu bytes: state + render + scratch) but only "
+      "%.0f MiB (%zu bytes) are free; use a smaller --particles or --backend cpu",
+      particles, e.total() / kMiB, e.total(), free_bytes / kMiB, free_bytes);
+  throw DeviceMemoryError(line);
+}
+
+DeviceInfo query_device_info(int device) {
+  static std::mutex mutex;
+  static std::map<int, DeviceInfo> cache;  // the copy ceiling is measured once per device and process
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (auto it = cache.find(device); it != cache.end()) return it->second;
+
+  cudaDeviceProp prop{};
+  COALESCE_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+  DeviceInfo info;
+  info.name = prop.name;
+  info.multiprocessors = prop.multiProcessorCount;
+  info.memory_bytes = static_cast<double>(prop.totalGlobalMem);
+  // CUDA 13 removed cudaDeviceProp::memoryClockRate/memoryBusWidth: read them as attributes.
+  COALESCE_CUDA_CHECK(cudaDeviceGetAttribute(&info.memory_clock_khz, cudaDevAttrMemoryClockRate, device));
+  COALESCE_CUDA_CHECK(cudaDeviceGetAttribute(&info.bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, device));
+  info.theoretical_peak_gbps = 2.0 * info.memory_clock_khz * 1e3 * (info.bus_width_bits / 8.0) / 1e9;
+  int driver = 0;
+  COALESCE_CUDA_CHECK(cudaDriverGetVersion(&driver));
+  const std::string kernel_driver = kernel_driver_version();
+  info.driver = (kernel_driver.empty() ? "" : kernel_driver + " / ") + "CUDA " + cuda_version_text(driver);
+  info.copy_peak_gbps = measure_copy_gbps(device);
+  cache.emplace(device, info);
+  return info;
+}
+
+}  // namespace coalesce

@@ -1,0 +1,42 @@
+// What the CUDA backend learns about its device before and at start-up: device count, the memory
+// estimate and check, names, clocks, theoretical peak and the measured device-to-device copy ceiling.
+#pragma once
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+
+#include "sim/backend.h"
+
+namespace coalesce {
+
+// Thrown when N does not fit; what() is one line with the bytes needed and available.
+class DeviceMemoryError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Device memory one CudaBackend needs for N particles (plus the viewer's render buffer).
+struct DeviceMemoryEstimate {
+  std::size_t state = 0;    // 32 B per particle: the largest layout, so layout switches never reallocate
+  std::size_t render = 0;   // 16 B per particle: the N x 4-float render buffer (owned by the viewer)
+  std::size_t scratch = 0;  // 32 B per particle: conversion target, upload/download and host-pack staging
+  std::size_t total() const { return state + render + scratch; }
+};
+DeviceMemoryEstimate estimate_device_memory(int particles);
+
+// "device memory: state X MiB + render Y MiB + scratch Z MiB = T of A MiB free".
+std::string describe_device_memory(const DeviceMemoryEstimate& estimate, std::size_t free_bytes);
+
+// Number of CUDA devices; 0 with `why` set to CUDA's message when the runtime finds none.
+int cuda_device_count(std::string* why);
+std::size_t free_device_memory(int device);
+
+// Throws DeviceMemoryError when the estimate exceeds the free memory of `device`.
+void check_device_memory(int particles, int device);
+
+// Name, SMs, memory, driver, clocks and theoretical peak; copy_peak_gbps measured once per device and
+// process (a >= 1 GiB-moved device-to-device copy, warmed up, median of repeats, read + write bytes).
+DeviceInfo query_device_info(int device);
+
+}  // namespace coalesce

@@ -1,0 +1,35 @@
+// Attractor kick: one particle per thread, memory-bound (O(N k), k <= 16). The attractor snapshot is a
+// __grid_constant__ kernel parameter: read from the constant bank, with no per-thread copy to local memory.
+#include "kernels/kernels.h"
+#include "kernels/launch.h"
+#include "kernels/particle_access.cuh"
+
+namespace coalesce::gpu {
+
+namespace {
+
+constexpr int kThreads = 256;
+
+template <class View>
+__global__ void __launch_bounds__(kThreads)
+    attractor_kick_kernel(View view, const __grid_constant__ AttractorSnapshot snapshot, float eps2,
+                          float dt) {
+  const long long index = global_thread_index();
+  if (index >= view.n) return;
+  const int i = static_cast<int>(index);
+  const Vec3 acc = attractor_acceleration(snapshot, view.position(i), eps2);
+  view.set_velocity(i, kick(view.velocity(i), acc, dt));
+}
+
+}  // namespace
+
+void attractor_kick(const StateViews& state, const AttractorSnapshot& snapshot, float softening_squared,
+                    float dt, cudaStream_t stream) {
+  with_view(state, [&](const auto& view) {
+    using View = std::decay_t<decltype(view)>;
+    launch(attractor_kick_kernel<View>, {view.n, kThreads, kThreads}, stream, view, snapshot,
+           softening_squared, dt);
+  });
+}
+
+}  // namespace coalesce::gpu
