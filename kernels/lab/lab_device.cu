@@ -1,0 +1,26 @@
+// Input filling and output poisoning for the lab: every experiment starts from hashed values and NaN outputs.
+#include "kernels/lab/lab_device.cuh"
+
+namespace coalesce::lab {
+namespace {
+
+__global__ void fill_values_kernel(float* data, std::int64_t n, std::uint32_t seed, std::int64_t scale,
+                                   std::int64_t shift) {
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::int64_t(gridDim.x) * blockDim.x)
+    data[i] = lab_value(seed, i * scale + shift);
+}
+
+}  // namespace
+
+void fill_values(float* data, std::int64_t n, std::uint32_t seed, std::int64_t scale, std::int64_t shift) {
+  fill_values_kernel<<<std::min<unsigned>(blocks_for(n), 65536u), kBlock>>>(data, n, seed, scale, shift);
+  check_launch();
+}
+
+void poison(void* data, std::size_t bytes) {
+  // 0xFF bytes are a NaN in every float, so a skipped output never equals its reference.
+  COALESCE_CUDA_CHECK(cudaMemset(data, 0xFF, bytes));
+}
+
+}  // namespace coalesce::lab

@@ -1,0 +1,46 @@
+// The lab's driver: the copy ceiling, then each chosen experiment, collected into one LabRun.
+#include "kernels/lab/lab_runner.h"
+
+#include <cuda_runtime.h>
+
+#include <ctime>
+
+#include "kernels/cuda_check.h"
+#include "kernels/lab/lab_experiments.h"
+#include "kernels/lab/lab_registry.h"
+
+namespace coalesce::lab {
+namespace {
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char text[32];
+  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
+}
+
+}  // namespace
+
+LabRun run_experiments(const LabSettings& settings, const std::vector<const LabExperiment*>& experiments,
+                       const LabProgress& progress) {
+  LabRun run;
+  run.settings = settings;
+  run.date_utc = utc_now();
+  run.device = lab_device_info();
+  const int count = static_cast<int>(experiments.size());
+  run.copy_gbps = measure_copy_ceiling(settings);
+  const LabContext context{settings, run.copy_gbps};
+  for (int i = 0; i < count; ++i) {
+    if (progress) progress(i, count, experiments[i]);
+    std::vector<LabRow> rows = experiments[i]->run(context);
+    run.rows.insert(run.rows.end(), rows.begin(), rows.end());
+    // Surface any asynchronous failure here, while we still know which experiment caused it.
+    COALESCE_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+  if (progress) progress(count, count, nullptr);
+  return run;
+}
+
+}  // namespace coalesce::lab

@@ -1,0 +1,18 @@
+// Runs a list of lab experiments in one process: device facts, the copy ceiling, then each experiment.
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "kernels/lab/lab_types.h"
+
+namespace coalesce::lab {
+
+// Called before each experiment (index from 0) and once more with index == count when all are done.
+using LabProgress = std::function<void(int index, int count, const LabExperiment* experiment)>;
+
+// Measures the copy ceiling first, in the same process, so every row's % of copy compares like with like.
+LabRun run_experiments(const LabSettings& settings, const std::vector<const LabExperiment*>& experiments,
+                       const LabProgress& progress = {});
+
+}  // namespace coalesce::lab

@@ -1,0 +1,85 @@
+// Plain C++ types of the access-pattern lab, shared by the CLI, the panel's Lab tab and the tests.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace coalesce::lab {
+
+// How big and how long: one value scales every experiment (SPEC section 8).
+struct LabSettings {
+  int side = 8192;             // transpose side; the smaller transpose is side / 2
+  int repeats = 20;            // timed repeats per variant; the median is reported
+  std::uint32_t seed = 12345;  // inputs are a hash of (seed, index): never zeros, fresh per run
+
+  // 1-D experiments move 4 * side^2 floats per array (1 GiB at side 8192, far beyond the 50 MB L2).
+  std::int64_t elements() const { return 4LL * side * side; }
+};
+
+// One measured variant of one experiment.
+struct LabRow {
+  std::string experiment;    // registry name, e.g. "transpose"
+  std::string variant;       // e.g. "tiled+pad 8192^2"
+  double time_ms = 0;        // median of the repeats
+  double bytes = 0;          // bytes the byte formula counts
+  double gbps = 0;           // bytes / time, 1 GB = 1e9 B
+  double pct_copy = 0;       // gbps / copy ceiling * 100; negative when it does not apply (shared memory)
+  std::string byte_formula;  // what `bytes` counts
+  std::string article;       // the article's quoted figure and GPU, "" when the article quotes none
+  std::string note;          // extra measured fact, e.g. "x3.9 vs 1-way"
+  bool check_ok = false;     // the output matched the reference
+};
+
+// What every experiment sees: the settings and the copy ceiling measured in the same run.
+struct LabContext {
+  LabSettings settings;
+  double copy_gbps = 0;
+};
+
+// A registry entry: the CLI, the Lab tab and the tests all iterate the same list.
+struct LabExperiment {
+  std::string name;          // for --only
+  std::string title;         // one line for the table and the tab
+  std::string byte_formula;  // the experiment's byte formula, stated once
+  std::string lesson;        // what it teaches, one line
+  std::function<std::vector<LabRow>(const LabContext&)> run;
+};
+
+// Facts about the device the lab ran on, for the JSON and the panel.
+struct LabDeviceInfo {
+  std::string name;
+  int driver_version = 0;   // cudaDriverGetVersion, e.g. 13000
+  int runtime_version = 0;  // cudaRuntimeGetVersion
+  int sm_count = 0;
+  double peak_gbps = 0;  // 2 * memory clock * bus width / 8
+};
+
+// One lab run: where, when, the ceiling it measured and every row.
+struct LabRun {
+  LabDeviceInfo device;
+  LabSettings settings;
+  std::string date_utc;  // ISO 8601
+  double copy_gbps = 0;
+  std::vector<LabRow> rows;
+};
+
+// A row with GB/s and % of copy derived from the time, the byte count and the run's copy ceiling.
+inline LabRow make_row(const LabContext& context, std::string experiment, std::string variant, double time_ms,
+                       double bytes, std::string byte_formula, std::string article, bool check_ok) {
+  LabRow row;
+  row.experiment = std::move(experiment);
+  row.variant = std::move(variant);
+  row.time_ms = time_ms;
+  row.bytes = bytes;
+  row.gbps = time_ms > 0 ? bytes / (time_ms * 1e6) : 0;
+  row.pct_copy = context.copy_gbps > 0 ? 100.0 * row.gbps / context.copy_gbps : -1;
+  row.byte_formula = std::move(byte_formula);
+  row.article = std::move(article);
+  row.check_ok = check_ok;
+  return row;
+}
+
+}  // namespace coalesce::lab

@@ -1,0 +1,47 @@
+// Every registered experiment at a small size with a fresh seed: each row passes its own device check and
+// reports a positive time; names are unique so --only can address each one.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "kernels/lab/lab_runner.h"
+#include "tests/lab/lab_test_util.h"
+
+namespace coalesce::lab {
+namespace {
+
+TEST(LabRegistry, NamesAreUniqueAndFindable) {
+  std::set<std::string> names;
+  for (const LabExperiment& e : lab_experiments()) {
+    EXPECT_TRUE(names.insert(e.name).second) << "duplicate experiment name " << e.name;
+    EXPECT_EQ(find_lab_experiment(e.name), &e);
+    EXPECT_FALSE(e.byte_formula.empty()) << e.name;
+  }
+  EXPECT_EQ(find_lab_experiment("no-such-experiment"), nullptr);
+}
+
+TEST(LabRegistry, EveryExperimentPassesItsCheckAtASmallSize) {
+  COALESCE_REQUIRE_CUDA_DEVICE();
+  testing::TestRng rng;
+  LabSettings settings;
+  settings.side = 256;
+  settings.repeats = 3;
+  settings.seed = static_cast<std::uint32_t>(rng.engine()());
+  std::vector<const LabExperiment*> all;
+  for (const LabExperiment& e : lab_experiments()) all.push_back(&e);
+  const LabRun run = run_experiments(settings, all);
+  EXPECT_GT(run.copy_gbps, 0.0);
+  for (const LabExperiment* e : all) {
+    int rows = 0;
+    for (const LabRow& row : run.rows) rows += row.experiment == e->name ? 1 : 0;
+    EXPECT_GT(rows, 0) << e->name << " produced no rows";
+  }
+  for (const LabRow& row : run.rows) {
+    EXPECT_TRUE(row.check_ok) << row.experiment << " / " << row.variant << " (seed " << settings.seed << ")";
+    EXPECT_GT(row.time_ms, 0.0) << row.experiment << " / " << row.variant;
+    EXPECT_GT(row.gbps, 0.0) << row.experiment << " / " << row.variant;
+  }
+}
+
+}  // namespace
+}  // namespace coalesce::lab
