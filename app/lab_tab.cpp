@@ -1,11 +1,131 @@
-// Placeholder Lab tab until the lab lands (issue 5).
+// The panel's Lab tab: pick an experiment, run it on demand (blocking the frame for the run), and show
+// GB/s per variant as bars, with the articles' quoted figures beside them, so one screenshot compares them.
 #include "app/lab_tab.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <optional>
+#include <string>
+#include <vector>
+
+#ifdef COALESCE_HAVE_VIEWER
+#include <imgui.h>
+#endif
+
+#ifdef COALESCE_HAVE_CUDA
+#include "kernels/lab/lab_registry.h"
+#include "kernels/lab/lab_runner.h"
+#endif
 
 namespace coalesce {
 
-struct LabTab::State {};
-LabTab::LabTab() : m_state(std::make_unique<State>()) {}
+struct LabTab::State {
+  bool have_device = false;
+  std::string unavailable;  // why the lab cannot run here
+  int experiment = 0;
+  int size_choice = 1;  // index into kSides
+  std::string error;
+#ifdef COALESCE_HAVE_CUDA
+  std::optional<lab::LabRun> run;
+  std::string ran_name;
+#endif
+};
+
+namespace {
+
+constexpr int kSides[] = {1024, 4096, 8192};
+constexpr const char* kSideLabels[] = {"quick (side 1024, 16 MiB arrays)", "medium (side 4096, 256 MiB)",
+                                       "full (side 8192, 1 GiB, as the CLI)"};
+constexpr int kTabRepeats = 10;
+
+}  // namespace
+
+LabTab::LabTab() : m_state(std::make_unique<State>()) {
+#ifdef COALESCE_HAVE_CUDA
+  std::string reason;
+  m_state->have_device = lab::lab_device_available(&reason);
+  m_state->unavailable = "The lab needs a CUDA device (" + reason + ").";
+#else
+  m_state->unavailable = "The lab needs a CUDA device (this build has no CUDA support).";
+#endif
+}
+
 LabTab::~LabTab() = default;
-void LabTab::draw() {}
+
+#if defined(COALESCE_HAVE_VIEWER) && defined(COALESCE_HAVE_CUDA)
+namespace {
+
+void draw_rows(const lab::LabRun& run) {
+  double top = run.copy_gbps;
+  for (const lab::LabRow& r : run.rows) top = std::max(top, r.gbps);
+  ImGui::Text("%s: copy ceiling %.0f GB/s (cudaMemcpy, read + write, this run)", run.device.name.c_str(),
+              run.copy_gbps);
+  ImGui::Separator();
+  for (const lab::LabRow& r : run.rows) {
+    ImGui::TextUnformatted(r.variant.c_str());
+    char overlay[96];
+    if (r.pct_copy >= 0)
+      std::snprintf(overlay, sizeof(overlay), "%.0f GB/s  %.1f%% of copy  %.3f ms", r.gbps, r.pct_copy,
+                    r.time_ms);
+    else
+      std::snprintf(overlay, sizeof(overlay), "%.0f GB/s shared  %.3f ms  %s", r.gbps, r.time_ms,
+                    r.note.c_str());
+    ImGui::ProgressBar(top > 0 ? float(r.gbps / top) : 0.0f, ImVec2(-1.0f, 0.0f), overlay);
+    if (!r.check_ok) {
+      ImGui::SameLine();
+      ImGui::TextColored(ImVec4(1.0f, 0.3f, 0.3f, 1.0f), "CHECK FAILED");
+    }
+    if (!r.article.empty()) ImGui::TextDisabled("  article: %s", r.article.c_str());
+  }
+}
+
+}  // namespace
+#endif
+
+void LabTab::draw() {
+#ifdef COALESCE_HAVE_VIEWER
+  State& s = *m_state;
+  if (!s.have_device) {
+    ImGui::TextWrapped("%s", s.unavailable.c_str());
+    return;
+  }
+#ifdef COALESCE_HAVE_CUDA
+  const std::vector<lab::LabExperiment>& experiments = lab::lab_experiments();
+  s.experiment = std::clamp(s.experiment, 0, int(experiments.size()) - 1);
+  const lab::LabExperiment& chosen = experiments[s.experiment];
+  if (ImGui::BeginCombo("experiment", chosen.title.c_str())) {
+    for (int i = 0; i < int(experiments.size()); ++i)
+      if (ImGui::Selectable(experiments[i].title.c_str(), i == s.experiment)) s.experiment = i;
+    ImGui::EndCombo();
+  }
+  ImGui::Combo("size", &s.size_choice, kSideLabels, IM_ARRAYSIZE(kSideLabels));
+  if (ImGui::Button("Run")) {
+    lab::LabSettings settings;
+    settings.side = kSides[s.size_choice];
+    settings.repeats = kTabRepeats;
+    settings.seed = static_cast<std::uint32_t>(ImGui::GetFrameCount() * 2654435761u);
+    s.error.clear();
+    try {
+      // Blocks this frame for the run (seconds at most): the numbers are worth more than a smooth frame here.
+      s.run = lab::run_experiments(settings, {&chosen});
+      s.ran_name = chosen.title;
+    } catch (const std::exception& e) {
+      s.run.reset();
+      s.error = e.what();
+    }
+  }
+  ImGui::SameLine();
+  ImGui::TextDisabled("bytes: %s", chosen.byte_formula.c_str());
+  ImGui::TextWrapped("Lesson: %s", chosen.lesson.c_str());
+  if (!s.error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.3f, 0.3f, 1.0f), "Run failed: %s", s.error.c_str());
+  if (s.run) {
+    ImGui::Separator();
+    ImGui::Text("Last run: %s", s.ran_name.c_str());
+    draw_rows(*s.run);
+  }
+#endif
+#endif
+}
 
 }  // namespace coalesce
