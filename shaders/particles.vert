@@ -34,5 +34,5 @@ void main() {
   gl_PointSize = clamp(pixels, 1.5, 64.0);
   // Points smaller than their clamp would be too bright: scale down by the area they lost.
   float area_ratio = min(1.0, (pixels * pixels) / (gl_PointSize * gl_PointSize));
-  v_colour = colour_map(sqrt(a_position_speed.w * u_speed_scale)) * u_intensity * max(area_ratio, 0.25);
+  v_colour = colour_map(a_position_speed.w * u_speed_scale) * u_intensity * max(area_ratio, 0.25);
 }

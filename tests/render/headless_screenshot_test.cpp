@@ -1,0 +1,58 @@
+// Headless EGL (Mesa's software device here) with the CPU backend: the screenshot shows particles and
+// the panel, and its JSON holds the panel's numbers; bad screenshot paths are reported, not fatal.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "tests/render/screenshot_checks.h"
+#include "tests/support/test_random.h"
+
+namespace coalesce::testing {
+namespace {
+
+constexpr int kWidth = 1280;
+constexpr int kHeight = 900;
+
+std::vector<std::string> headless_command(const std::string& png, int particles, const std::string& layout,
+                                          int frames) {
+  return {viewer_executable(), "--headless",
+          "--backend",         "cpu",
+          "--scene",           "galaxies",
+          "--particles",       std::to_string(particles),
+          "--layout",          layout,
+          "--frames",          std::to_string(frames),
+          "--width",           std::to_string(kWidth),
+          "--height",          std::to_string(kHeight),
+          "--screenshot",      png};
+}
+
+TEST(HeadlessScreenshot, ShowsParticlesAndPanelInEveryLayout) {
+  TestRng rng;
+  const int particles = rng.uniform_int(2048, 6144);
+  ScratchDir dir;
+  for (const std::string layout : {"aos", "soa", "float4"}) {
+    const std::string png = dir.file("shot-" + layout + ".png");
+    const CommandResult r =
+        run_command(headless_command(png, particles, layout, 4), {"DISPLAY", "WAYLAND_DISPLAY"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    expect_panel_and_particles(png, kWidth, kHeight);
+    const auto j = load_screenshot_json(dir.file("shot-" + layout + ".json"));
+    expect_screenshot_json(j, particles, layout);
+    EXPECT_EQ(j.at("image").at("width"), kWidth);
+    EXPECT_NE(j.at("render").at("target").get<std::string>().find("headless EGL"), std::string::npos);
+  }
+}
+
+TEST(HeadlessScreenshot, UnwritableJsonIsReportedAndTheRunFinishes) {
+  ScratchDir dir;
+  const std::string png = dir.file("blocked.png");
+  std::filesystem::create_directory(dir.file("blocked.json"));  // the JSON path is taken by a directory
+  const CommandResult r = run_command(headless_command(png, 2048, "soa", 3), {"DISPLAY"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("cannot write " + dir.file("blocked.json")), std::string::npos) << r.err;
+  // Every frame was still rendered: the PNG of the last frame exists and is complete.
+  expect_panel_and_particles(png, kWidth, kHeight);
+}
+
+}  // namespace
+}  // namespace coalesce::testing
