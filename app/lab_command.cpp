@@ -1,5 +1,6 @@
 // coalesce lab: runs the access-pattern experiments (SPEC section 8), prints the table, writes the JSON.
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <random>
 #include <string>
@@ -39,6 +40,13 @@ lab::LabSettings settings_from(const Options& options) {
   }
   settings.repeats = options.repeats > 0 ? options.repeats : kDefaultRepeats;
   settings.seed = static_cast<std::uint32_t>(std::random_device{}());
+  // scripts/profile: under Nsight Compute every launch is replayed, so launch each kernel only a few times.
+  const char* profile = std::getenv("COALESCE_LAB_PROFILE");
+  if (profile != nullptr && std::string(profile) == "1") {
+    settings.warmup_calls = 0;
+    settings.warmup_ms = 0;
+    if (options.repeats <= 0) settings.repeats = 1;
+  }
   return settings;
 }
 

@@ -70,8 +70,8 @@ LabRow time_copy(const LabContext& context, const char* experiment, const std::s
   const unsigned gs_blocks = resident_blocks();
   launch_copy(kernel, in.data(), out.data(), n, gs_blocks);
   const bool ok = device_check(out.data(), n, SameValue{context.settings.seed});
-  const double ms = median_time_ms([&] { launch_copy(kernel, in.data(), out.data(), n, gs_blocks); },
-                                   context.settings.repeats);
+  const double ms =
+      median_time_ms([&] { launch_copy(kernel, in.data(), out.data(), n, gs_blocks); }, context.settings);
   return make_row(context, experiment, variant, ms, 2.0 * n * 4, kCopyFormula, article, ok);
 }
 
@@ -86,7 +86,7 @@ double measure_copy_ceiling(const LabSettings& settings) {
         COALESCE_CUDA_CHECK(
             cudaMemcpyAsync(out.data(), in.data(), n * sizeof(float), cudaMemcpyDeviceToDevice));
       },
-      settings.repeats);
+      settings);
   return 2.0 * n * 4 / (ms * 1e6);
 }
 
@@ -102,7 +102,7 @@ std::vector<LabRow> run_copy_experiment(const LabContext& context) {
         COALESCE_CUDA_CHECK(
             cudaMemcpyAsync(out.data(), in.data(), n * sizeof(float), cudaMemcpyDeviceToDevice));
       },
-      context.settings.repeats);
+      context.settings);
   std::vector<LabRow> rows;
   rows.push_back(make_row(context, "copy", "cudaMemcpy D2D", ms, 2.0 * n * 4, kCopyFormula,
                           "H100 (art. 004): theoretical peak 3352 GB/s (3122 GiB/s)", ok));

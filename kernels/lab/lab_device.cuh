@@ -12,6 +12,7 @@
 #include "kernels/cuda_check.h"
 #include "kernels/cuda_event.h"
 #include "kernels/device_buffer.h"
+#include "kernels/lab/lab_types.h"
 
 namespace coalesce::lab {
 
@@ -87,21 +88,24 @@ std::vector<T> download(const T* device, std::size_t n) {
   return host;
 }
 
-// Median time of launch() in ms, after a warm-up of at least 30 calls and about 10 ms of work
-// (the first launches on fresh buffers run slow on the H100, SPEC section 7).
+// Median time of launch() in ms, after a warm-up of at least settings.warmup_calls calls and about
+// settings.warmup_ms of work (the first launches on fresh buffers run slow on the H100, SPEC section 7).
 template <class Launch>
-double median_time_ms(Launch&& launch, int repeats) {
+double median_time_ms(Launch&& launch, const LabSettings& settings) {
   CudaEvent start;
   CudaEvent stop;
+  const int calls = std::max(1, settings.warmup_calls);
   COALESCE_CUDA_CHECK(cudaEventRecord(start.get()));
-  for (int i = 0; i < 30; ++i) launch();
+  for (int i = 0; i < calls; ++i) launch();
   COALESCE_CUDA_CHECK(cudaEventRecord(stop.get()));
   COALESCE_CUDA_CHECK(cudaEventSynchronize(stop.get()));
   float warm_ms = 0;
   COALESCE_CUDA_CHECK(cudaEventElapsedTime(&warm_ms, start.get(), stop.get()));
-  const double per_call = std::max(1e-4, double(warm_ms) / 30);
-  const int extra = warm_ms < 10.0f ? static_cast<int>(std::min(2000.0, (10.0 - warm_ms) / per_call)) : 0;
+  const double per_call = std::max(1e-4, double(warm_ms) / calls);
+  const double missing_ms = settings.warmup_ms - warm_ms;
+  const int extra = missing_ms > 0 ? static_cast<int>(std::min(5000.0, missing_ms / per_call)) : 0;
   for (int i = 0; i < extra; ++i) launch();
+  const int repeats = settings.repeats;
   std::vector<float> times(static_cast<std::size_t>(std::max(1, repeats)));
   for (float& t : times) {
     COALESCE_CUDA_CHECK(cudaEventRecord(start.get()));

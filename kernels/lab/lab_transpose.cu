@@ -121,7 +121,7 @@ std::vector<LabRow> run_transpose_experiment(const LabContext& context) {
       const bool ok = device_check(out.data(), n, TransposedValue{context.settings.seed, side, side});
       const double ms =
           median_time_ms([&] { launch_transpose(v.kernel, in.data(), out.data(), side, side, handle.get()); },
-                         context.settings.repeats);
+                         context.settings);
       rows.push_back(make_row(context, "transpose", v.name + size, ms, 2.0 * n * 4, kFormula, v.article, ok));
     }
     const double ms = median_time_ms(
@@ -129,7 +129,7 @@ std::vector<LabRow> run_transpose_experiment(const LabContext& context) {
           COALESCE_CUDA_CHECK(
               cudaMemcpyAsync(out.data(), in.data(), n * sizeof(float), cudaMemcpyDeviceToDevice));
         },
-        context.settings.repeats);
+        context.settings);
     const bool ok = device_check(out.data(), n, SameValue{context.settings.seed});
     rows.push_back(make_row(context, "transpose", "copy (same bytes)" + size, ms, 2.0 * n * 4, kFormula,
                             "SPEC H100: copy 3017 GB/s", ok));

@@ -14,6 +14,8 @@ struct LabSettings {
   int side = 8192;             // transpose side; the smaller transpose is side / 2
   int repeats = 20;            // timed repeats per variant; the median is reported
   std::uint32_t seed = 12345;  // inputs are a hash of (seed, index): never zeros, fresh per run
+  int warmup_calls = 30;       // warm-up: at least this many calls...
+  double warmup_ms = 10.0;     // ...and about this much work (Nsight Compute runs set both low)
 
   // 1-D experiments move 4 * side^2 floats per array (1 GiB at side 8192, far beyond the 50 MB L2).
   std::int64_t elements() const { return 4LL * side * side; }
