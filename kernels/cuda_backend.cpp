@@ -50,10 +50,11 @@ std::string CudaBackend::name() const {
 }
 
 template <class Fn>
-void CudaBackend::timed(KernelKind kind, double bytes, double interactions_count, Fn&& launch_fn) {
+void CudaBackend::timed(KernelKind kind, Layout layout, double bytes, double interactions_count,
+                        Fn&& launch_fn) {
   m_timings.begin(m_stream.get());
   launch_fn();
-  m_timings.end(m_stream.get(), KernelTiming{kind, m_layout, 0.0, bytes, interactions_count});
+  m_timings.end(m_stream.get(), KernelTiming{kind, layout, 0.0, bytes, interactions_count});
 }
 
 void CudaBackend::upload(const std::vector<Particle>& particles) {
@@ -86,11 +87,11 @@ void CudaBackend::set_layout(Layout layout) {
   if (layout == m_layout) return;
   const StateViews from = state_views();
   const StateViews to = scratch_views(layout);
-  const Layout old = m_layout;
-  m_layout = layout;  // the timing is reported under the destination layout
-  timed(KernelKind::Convert, convert_bytes(old, layout, m_n), 0.0,
+  // Reported under the destination layout, as the CPU backend does.
+  timed(KernelKind::Convert, layout, convert_bytes(m_layout, layout, m_n), 0.0,
         [&] { gpu::convert(from, to, m_stream.get()); });
   std::swap(m_state, m_scratch);
+  m_layout = layout;
 }
 
 void CudaBackend::kick(const SimParams& params, double time) {
@@ -98,19 +99,19 @@ void CudaBackend::kick(const SimParams& params, double time) {
   const double bytes = bytes_moved(KernelKind::Forces, m_layout, params.solver, m_n);
   const double count = interactions(KernelKind::Forces, params.solver, m_n, params.attractors.count);
   if (params.solver == Solver::AllPairs) {
-    timed(KernelKind::Forces, bytes, count,
+    timed(KernelKind::Forces, m_layout, bytes, count,
           [&] { gpu::all_pairs_kick(state_views(), eps2, params.dt, m_stream.get()); });
   } else {
     // Positions computed once per step on the host, exactly as the CPU backend does.
     const AttractorSnapshot snapshot = snapshot_attractors(params.attractors, static_cast<float>(time));
-    timed(KernelKind::Forces, bytes, count,
+    timed(KernelKind::Forces, m_layout, bytes, count,
           [&] { gpu::attractor_kick(state_views(), snapshot, eps2, params.dt, m_stream.get()); });
   }
 }
 
 void CudaBackend::drift(float dt) {
-  timed(KernelKind::Integrate, bytes_moved(KernelKind::Integrate, m_layout, Solver::AllPairs, m_n), 0.0,
-        [&] { gpu::drift(state_views(), dt, m_stream.get()); });
+  timed(KernelKind::Integrate, m_layout, bytes_moved(KernelKind::Integrate, m_layout, Solver::AllPairs, m_n),
+        0.0, [&] { gpu::drift(state_views(), dt, m_stream.get()); });
 }
 
 void CudaBackend::step(const SimParams& params, double time) {
@@ -124,13 +125,14 @@ void CudaBackend::pack(PackVariant variant, float* out, MemorySpace space) {
   if (space == MemorySpace::Device) {
     if (reinterpret_cast<std::uintptr_t>(out) % alignof(Float4) != 0)
       throw std::invalid_argument("CudaBackend::pack: the device output must be 16-byte aligned");
-    timed(KernelKind::Pack, bytes, 0.0,
+    timed(KernelKind::Pack, m_layout, bytes, 0.0,
           [&] { gpu::pack(state_views(), variant, reinterpret_cast<Float4*>(out), m_stream.get()); });
     return;
   }
   // Interop fallback: pack on the device, then one device-to-host copy (scratch holds 32 B per particle).
   Float4* staging = reinterpret_cast<Float4*>(m_scratch.data());
-  timed(KernelKind::Pack, bytes, 0.0, [&] { gpu::pack(state_views(), variant, staging, m_stream.get()); });
+  timed(KernelKind::Pack, m_layout, bytes, 0.0,
+        [&] { gpu::pack(state_views(), variant, staging, m_stream.get()); });
   COALESCE_CUDA_CHECK(cudaMemcpyAsync(out, staging, static_cast<std::size_t>(m_n) * sizeof(Float4),
                                       cudaMemcpyDeviceToHost, m_stream.get()));
   m_stream.synchronize();

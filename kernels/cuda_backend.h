@@ -54,7 +54,7 @@ class CudaBackend final : public Backend {
   StateViews scratch_views(Layout layout) const { return make_state_views(layout, m_scratch.data(), m_n); }
   // Records an event pair around `launch_fn` into the ring.
   template <class Fn>
-  void timed(KernelKind kind, double bytes, double interactions, Fn&& launch_fn);
+  void timed(KernelKind kind, Layout layout, double bytes, double interactions, Fn&& launch_fn);
 
   int m_n;
   Layout m_layout;

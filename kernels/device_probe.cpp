@@ -2,6 +2,7 @@
 #include "kernels/device_probe.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <fstream>
 #include <map>

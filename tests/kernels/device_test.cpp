@@ -1,0 +1,86 @@
+// Device facts, the memory check, and the no-device rules of the backend factory.
+#include <gtest/gtest.h>
+
+#include <climits>
+
+#include "app/backend_factory.h"
+#include "app/errors.h"
+#include "kernels/cuda_backend.h"
+#include "tests/kernels/cuda_test_support.h"
+
+namespace coalesce {
+namespace {
+
+TEST(CudaDevice, EstimateCountsStateRenderAndScratch) {
+  const DeviceMemoryEstimate e = estimate_device_memory(1000);
+  EXPECT_EQ(e.state, 32000u);
+  EXPECT_EQ(e.render, 16000u);
+  EXPECT_EQ(e.scratch, 32000u);
+  EXPECT_EQ(estimate_device_memory(INT_MAX).total(), 80ull * INT_MAX) << "no 32-bit overflow";
+}
+
+TEST(CudaDevice, InfoHasClocksPeakAndMeasuredCopyCeiling) {
+  COALESCE_REQUIRE_CUDA();
+  CudaBackend gpu(1024, Layout::SoA);
+  const DeviceInfo& info = gpu.device_info();
+  EXPECT_FALSE(info.name.empty());
+  EXPECT_NE(info.driver.find("CUDA"), std::string::npos) << info.driver;
+  EXPECT_GT(info.multiprocessors, 0);
+  EXPECT_GT(info.memory_clock_khz, 0);
+  EXPECT_GT(info.bus_width_bits, 0);
+  EXPECT_NEAR(info.theoretical_peak_gbps, 2.0 * info.memory_clock_khz * 1e3 * info.bus_width_bits / 8 / 1e9,
+              1e-6);
+  EXPECT_GT(info.copy_peak_gbps, 0.0);
+  // A copy can approach but not beat the memory's theoretical peak.
+  EXPECT_LT(info.copy_peak_gbps, 1.05 * info.theoretical_peak_gbps);
+  EXPECT_NE(gpu.name().find(info.name), std::string::npos);
+}
+
+TEST(CudaDevice, TooLargeNFailsWithBytesNeededAndAvailable) {
+  COALESCE_REQUIRE_CUDA();
+  try {
+    CudaBackend gpu(INT_MAX, Layout::Float4);  // 80 B x 2^31: more than any current GPU holds
+    FAIL() << "expected DeviceMemoryError";
+  } catch (const DeviceMemoryError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("needs"), std::string::npos) << message;
+    EXPECT_NE(message.find("free"), std::string::npos) << message;
+    EXPECT_NE(message.find(std::to_string(estimate_device_memory(INT_MAX).total())), std::string::npos)
+        << message;
+    EXPECT_EQ(message.find('\n'), std::string::npos) << "one line";
+  }
+  EXPECT_THROW(make_backend(BackendChoice::Cuda, INT_MAX, Layout::AoS), RuntimeFailure);
+}
+
+TEST(CudaDevice, FactoryPicksCudaWhenPresentAndCpuOtherwise) {
+  BackendSelection auto_choice = make_backend(BackendChoice::Auto, 100, Layout::SoA);
+  if (testing::cuda_available()) {
+    EXPECT_EQ(auto_choice.backend->name().rfind("cuda", 0), 0u) << auto_choice.backend->name();
+    EXPECT_TRUE(auto_choice.notice.empty());
+  } else {
+    EXPECT_EQ(auto_choice.backend->name().rfind("cpu", 0), 0u);
+    EXPECT_NE(auto_choice.notice.find("using the CPU backend"), std::string::npos) << auto_choice.notice;
+    EXPECT_THROW(make_backend(BackendChoice::Cuda, 100, Layout::SoA), UsageError);
+  }
+  EXPECT_EQ(make_backend(BackendChoice::Cpu, 100, Layout::SoA).backend->name().rfind("cpu", 0), 0u);
+}
+
+TEST(CudaDevice, PollNeverReportsALaunchTwiceAndKeepsOrder) {
+  COALESCE_REQUIRE_CUDA();
+  CudaBackend gpu(4096, Layout::AoS);
+  SimParams params;
+  params.solver = Solver::Attractors;
+  std::vector<KernelTiming> all;
+  for (int i = 0; i < 10; ++i) {
+    gpu.step(params, 0.0);
+    for (const KernelTiming& t : gpu.poll_timings()) all.push_back(t);  // whatever is done, never waiting
+  }
+  gpu.synchronize();
+  for (const KernelTiming& t : gpu.poll_timings()) all.push_back(t);
+  ASSERT_EQ(all.size(), 20u);
+  for (std::size_t i = 0; i < all.size(); ++i)
+    EXPECT_EQ(all[i].kernel, i % 2 == 0 ? KernelKind::Forces : KernelKind::Integrate);
+}
+
+}  // namespace
+}  // namespace coalesce

@@ -1,0 +1,91 @@
+// Pack: every variant and layout writes the same bits as the CPU backend, through both output paths.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "kernels/cuda_backend.h"
+#include "kernels/device_buffer.h"
+#include "sim/cpu_backend.h"
+#include "tests/kernels/cuda_test_support.h"
+#include "tests/support/test_random.h"
+
+namespace coalesce {
+namespace {
+
+using testing::TestRng;
+
+std::vector<float> cpu_pack(const std::vector<Particle>& state, Layout layout) {
+  CpuBackend cpu(static_cast<int>(state.size()), layout, 2);
+  cpu.upload(state);
+  std::vector<float> out(state.size() * kRenderFloatsPerParticle);
+  cpu.pack(PackVariant::Naive, out.data(), MemorySpace::Host);
+  return out;
+}
+
+bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+// Device path (as into a mapped GL buffer), poisoned first so an unwritten element cannot pass.
+std::vector<float> gpu_pack_device(CudaBackend& gpu, PackVariant variant) {
+  const std::size_t floats = static_cast<std::size_t>(gpu.particle_count()) * kRenderFloatsPerParticle;
+  DeviceBuffer<Float4> out(static_cast<std::size_t>(gpu.particle_count()));
+  COALESCE_CUDA_CHECK(cudaMemset(out.data(), 0xff, out.bytes()));
+  gpu.pack(variant, reinterpret_cast<float*>(out.data()), MemorySpace::Device);
+  gpu.synchronize();
+  std::vector<float> host(floats);
+  COALESCE_CUDA_CHECK(cudaMemcpy(host.data(), out.data(), out.bytes(), cudaMemcpyDeviceToHost));
+  return host;
+}
+
+void expect_all_variants_match_cpu(TestRng& rng, int n) {
+  const std::vector<Particle> state = testing::random_particles(rng, n);
+  for (Layout layout : kAllLayouts) {
+    const std::vector<float> expected = cpu_pack(state, layout);
+    CudaBackend gpu(n, layout);
+    gpu.upload(state);
+    for (PackVariant variant : kAllPackVariants) {
+      EXPECT_TRUE(same_bits(gpu_pack_device(gpu, variant), expected))
+          << "device path, N=" << n << " " << to_string(layout) << " " << to_string(variant);
+      std::vector<float> host(expected.size(), -1.0f);
+      gpu.pack(variant, host.data(), MemorySpace::Host);
+      EXPECT_TRUE(same_bits(host, expected))
+          << "host path, N=" << n << " " << to_string(layout) << " " << to_string(variant);
+    }
+  }
+}
+
+TEST(CudaPack, EveryVariantAndLayoutMatchesTheCpuBitwiseAtOddSizes) {
+  COALESCE_REQUIRE_CUDA();
+  TestRng rng;
+  for (int n : testing::odd_sizes()) expect_all_variants_match_cpu(rng, n);
+}
+
+TEST(CudaPack, EveryVariantAndLayoutMatchesTheCpuBitwiseAtLargeN) {
+  COALESCE_REQUIRE_CUDA();
+  TestRng rng;
+  expect_all_variants_match_cpu(rng, testing::size_or_quick(4 << 20, 4099));
+}
+
+TEST(CudaPack, FastestVariantIsMeasuredOncePerLayout) {
+  COALESCE_REQUIRE_CUDA();
+  TestRng rng;
+  const int n = testing::size_or_quick(1 << 20, 4099);
+  CudaBackend gpu(n, Layout::SoA);
+  gpu.upload(testing::random_particles(rng, n));
+  const PackVariant first = gpu.fastest_pack_variant();
+  EXPECT_EQ(gpu.fastest_pack_variant(), first) << "the choice is cached per layout";
+  EXPECT_TRUE(gpu.poll_timings().empty()) << "tuning launches stay out of the frame timings";
+}
+
+TEST(CudaPack, RejectsNullAndMisalignedDeviceOutput) {
+  COALESCE_REQUIRE_CUDA();
+  CudaBackend gpu(64, Layout::Float4);
+  EXPECT_THROW(gpu.pack(PackVariant::Vector, nullptr, MemorySpace::Device), std::invalid_argument);
+  DeviceBuffer<Float4> out(65);
+  EXPECT_THROW(gpu.pack(PackVariant::Vector, reinterpret_cast<float*>(out.data()) + 1, MemorySpace::Device),
+               std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace coalesce
