@@ -17,7 +17,7 @@ void draw_frame_line(const ViewerModel& model) {
                      FLT_MAX, ImVec2(kPanelWidth - 30.0f, 26.0f));
   }
   const ViewerSimulation& sim = *model.simulation;
-  ImGui::Text("step %llu   t = %.3f   N = %d", static_cast<unsigned long long>(sim.step_count()), sim.time(),
+  ImGui::Text("step %llu   t = %.4g   N = %d", static_cast<unsigned long long>(sim.step_count()), sim.time(),
               sim.backend().particle_count());
 }
 

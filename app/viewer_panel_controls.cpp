@@ -42,8 +42,8 @@ void draw_simulation_controls(const ViewerModel& model, ViewerControls& controls
   if (ImGui::Button("set N (re-seeds)") && controls.particles_input > 0)
     requests.particles = controls.particles_input;
   SimParams& params = sim.params();
-  ImGui::SliderFloat("dt", &params.dt, 1e-5f, 1e-2f, "%.5f", ImGuiSliderFlags_Logarithmic);
-  ImGui::SliderFloat("softening", &params.softening, 1e-4f, 0.5f, "%.4f", ImGuiSliderFlags_Logarithmic);
+  ImGui::SliderFloat("dt", &params.dt, 1e-5f, 1e-2f, "%.3g", ImGuiSliderFlags_Logarithmic);
+  ImGui::SliderFloat("softening", &params.softening, 1e-4f, 0.5f, "%.3g", ImGuiSliderFlags_Logarithmic);
   ImGui::SliderFloat("brightness", &controls.brightness, 0.1f, 4.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
 }
 

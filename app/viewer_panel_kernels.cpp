@@ -69,7 +69,7 @@ void draw_kernel_section(const ViewerModel& model) {
       ImGui::TableNextColumn();
       ImGui::Text("%.3f", s.milliseconds.value());
       ImGui::TableNextColumn();
-      ImGui::Text("%.1f", s.gigabytes_per_second.value());
+      ImGui::Text("%.4g", s.gigabytes_per_second.value());
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("%s\n%.3g bytes per launch", byte_formula(kind, layout, solver).c_str(), s.bytes);
       ImGui::TableNextColumn();
@@ -119,7 +119,7 @@ void draw_compare_section(const ViewerModel& model) {
       const CompareEntry& c = model.stats->compare(layout, kind);
       const double scale = top[static_cast<int>(kind)];
       char overlay[48] = "-";
-      if (c.measured) std::snprintf(overlay, sizeof overlay, "%.1f", c.gigabytes_per_second);
+      if (c.measured) std::snprintf(overlay, sizeof overlay, "%.4g", c.gigabytes_per_second);
       ImGui::ProgressBar(scale > 0 ? static_cast<float>(c.gigabytes_per_second / scale) : 0.0f,
                          ImVec2(-1.0f, 0.0f), overlay);
       if (c.measured && ImGui::IsItemHovered()) {

@@ -64,7 +64,13 @@ void RenderPath::update(Backend& backend, PackVariant variant, ParticleRenderer&
   const int n = backend.particle_count();
 #if defined(COALESCE_RENDER_INTEROP)
   if (m_mode == RenderPathMode::Interop) {
-    const InteropBuffer::Mapping mapping = m_interop->map();
+    CUstream_st* stream = nullptr;
+#if defined(COALESCE_VIEWER_HAS_CUDA_BACKEND)
+    if (auto* cuda = dynamic_cast<CudaBackend*>(&backend)) stream = cuda->stream();
+#endif
+    const InteropBuffer::Mapping mapping = m_interop->map(stream);
+    if (mapping.bytes() < renderer.buffer_bytes())
+      throw InteropError("the mapped render buffer is too small");
     backend.pack(variant, mapping.data(), MemorySpace::Device);
     return;
   }

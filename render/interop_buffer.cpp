@@ -26,21 +26,22 @@ InteropBuffer::~InteropBuffer() {
   }
 }
 
-InteropBuffer::Mapping::Mapping(cudaGraphicsResource* resource) : m_resource(resource) {
-  cudaError_t status = cudaGraphicsMapResources(1, &m_resource, nullptr);
+InteropBuffer::Mapping::Mapping(cudaGraphicsResource* resource, CUstream_st* stream)
+    : m_resource(resource), m_stream(stream) {
+  cudaError_t status = cudaGraphicsMapResources(1, &m_resource, m_stream);
   if (status != cudaSuccess)
     throw InteropError(std::string("cudaGraphicsMapResources: ") + cudaGetErrorString(status));
   void* pointer = nullptr;
   status = cudaGraphicsResourceGetMappedPointer(&pointer, &m_bytes, m_resource);
   if (status != cudaSuccess) {
-    cudaGraphicsUnmapResources(1, &m_resource, nullptr);
+    cudaGraphicsUnmapResources(1, &m_resource, m_stream);
     throw InteropError(std::string("cudaGraphicsResourceGetMappedPointer: ") + cudaGetErrorString(status));
   }
   m_data = static_cast<float*>(pointer);
 }
 
 InteropBuffer::Mapping::~Mapping() {
-  const cudaError_t status = cudaGraphicsUnmapResources(1, &m_resource, nullptr);
+  const cudaError_t status = cudaGraphicsUnmapResources(1, &m_resource, m_stream);
   if (status != cudaSuccess) {
     std::fprintf(stderr, "coalesce: cudaGraphicsUnmapResources: %s\n", cudaGetErrorString(status));
   }

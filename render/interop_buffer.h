@@ -8,6 +8,7 @@
 #include "render/gl_api.h"
 
 struct cudaGraphicsResource;
+struct CUstream_st;  // cudaStream_t without the CUDA headers
 
 namespace coalesce {
 
@@ -27,7 +28,7 @@ class InteropBuffer {
   // Mapped for the lifetime of this guard: CUDA may write `data()`; GL must not touch the buffer.
   class Mapping {
    public:
-    explicit Mapping(cudaGraphicsResource* resource);
+    Mapping(cudaGraphicsResource* resource, CUstream_st* stream);
     ~Mapping();
     Mapping(const Mapping&) = delete;
     Mapping& operator=(const Mapping&) = delete;
@@ -36,11 +37,13 @@ class InteropBuffer {
 
    private:
     cudaGraphicsResource* m_resource;
+    CUstream_st* m_stream;
     float* m_data = nullptr;
     std::size_t m_bytes = 0;
   };
 
-  Mapping map() { return Mapping(m_resource); }
+  // Map and unmap on the stream the pack runs on, so GL waits for exactly that work.
+  Mapping map(CUstream_st* stream) { return Mapping(m_resource, stream); }
 
  private:
   cudaGraphicsResource* m_resource = nullptr;

@@ -56,3 +56,26 @@ TEST(HeadlessScreenshot, UnwritableJsonIsReportedAndTheRunFinishes) {
 
 }  // namespace
 }  // namespace coalesce::testing
+
+namespace coalesce::testing {
+namespace {
+
+TEST(HeadlessScreenshot, NonFiniteStatePausesAndNamesTheStep) {
+  ScratchDir dir;
+  const std::string png = dir.file("nan.png");
+  // A time step this large overflows positions on the first step.
+  const CommandResult r =
+      run_command({viewer_executable(), "--headless", "--backend", "cpu", "--scene", "cube", "--particles",
+                   "1024", "--dt", "1e30", "--frames", "5", "--screenshot", png},
+                  {"DISPLAY"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("NaN/Inf in the state at step 1"), std::string::npos) << r.err;
+  const auto j = load_screenshot_json(dir.file("nan.json"));
+  ASSERT_TRUE(j.contains("non_finite")) << j.dump(2);
+  EXPECT_EQ(j.at("non_finite").at("step"), 1);
+  EXPECT_TRUE(j.at("settings").at("paused").get<bool>());
+  EXPECT_EQ(j.at("simulation").at("step"), 1) << "the simulation must stop stepping once paused";
+}
+
+}  // namespace
+}  // namespace coalesce::testing

@@ -1,0 +1,63 @@
+// On a GPU machine: headless EGL on the NVIDIA device with the CUDA backend draws through CUDA-GL
+// interop, and COALESCE_NO_INTEROP=1 takes the copy fallback with a notice. Skips without a device.
+#include <gtest/gtest.h>
+
+#include "tests/render/screenshot_checks.h"
+#include "tests/support/test_random.h"
+#if defined(COALESCE_HAVE_CUDA)
+#include "kernels/device_probe.h"
+#endif
+
+namespace coalesce::testing {
+namespace {
+
+constexpr int kWidth = 1280;
+constexpr int kHeight = 900;
+
+bool have_cuda_device() {
+#if defined(COALESCE_HAVE_CUDA)
+  std::string why;
+  return cuda_device_count(&why) > 0;
+#else
+  return false;
+#endif
+}
+
+CommandResult run_cuda_headless(const std::string& png, int particles, const std::vector<std::string>& env) {
+  return run_command({viewer_executable(), "--headless",
+                      "--backend",         "cuda",
+                      "--scene",           "swirl",
+                      "--solver",          "attractors",
+                      "--particles",       std::to_string(particles),
+                      "--layout",          "soa",
+                      "--frames",          "30",
+                      "--width",           std::to_string(kWidth),
+                      "--height",          std::to_string(kHeight),
+                      "--screenshot",      png},
+                     {"DISPLAY"}, env);
+}
+
+TEST(Interop, CudaBackendDrawsThroughInteropAndFallsBackWhenDisabled) {
+  if (!have_cuda_device()) GTEST_SKIP() << "skipped: no CUDA device";
+  TestRng rng;
+  const int particles = rng.uniform_int(1 << 19, 1 << 21);
+  ScratchDir dir;
+  const std::string interop_png = dir.file("interop.png");
+  const CommandResult a = run_cuda_headless(interop_png, particles, {});
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  expect_panel_and_particles(interop_png, kWidth, kHeight);
+  const auto ja = load_screenshot_json(dir.file("interop.json"));
+  expect_screenshot_json(ja, particles, "soa");
+  EXPECT_NE(ja.at("render").at("path").get<std::string>().find("interop"), std::string::npos) << ja.dump(2);
+
+  const std::string copy_png = dir.file("copy.png");
+  const CommandResult b = run_cuda_headless(copy_png, particles, {"COALESCE_NO_INTEROP=1"});
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  expect_panel_and_particles(copy_png, kWidth, kHeight);
+  const auto jb = load_screenshot_json(dir.file("copy.json"));
+  EXPECT_NE(jb.at("render").at("path").get<std::string>().find("copy"), std::string::npos) << jb.dump(2);
+  EXPECT_FALSE(jb.at("notices").empty()) << "the copy fallback must show a notice";
+}
+
+}  // namespace
+}  // namespace coalesce::testing
