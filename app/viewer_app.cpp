@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 #include <imgui.h>
 
@@ -30,12 +31,24 @@ ViewerApp::ViewerApp(const Options& options, RenderTarget& target, ViewerSimulat
   m_model.sweep = &m_sweep;
   m_model.target = m_target.description();
   rebuild_render_path();
+  // Headless screenshots with all three layouts in Compare: sweep from the first frame, counted in frames.
+  if (const char* frames = std::getenv("COALESCE_VIEWER_SWEEP_FRAMES")) {
+    const int per_layout = std::atoi(frames);
+    if (per_layout > 0) {
+      m_sweep = LayoutSweep(per_layout);
+      m_sweep_in_frames = true;
+      m_requests.sweep = true;
+    }
+  }
 }
 
 ViewerApp::~ViewerApp() = default;
 
 double ViewerApp::seconds() const {
   return ms_since(m_start) * 1e-3;
+}
+double ViewerApp::sweep_clock() const {
+  return m_sweep_in_frames ? static_cast<double>(m_frames.frames) : seconds();
 }
 
 void ViewerApp::add_notice(const std::string& text, bool error) {
@@ -80,8 +93,8 @@ void ViewerApp::frame_camera() {
 
 void ViewerApp::apply_requests() {
   ViewerRequests r = std::exchange(m_requests, ViewerRequests{});
-  if (r.sweep && !m_sweep.active()) m_sweep.start(m_simulation.backend().layout(), seconds());
-  if (const auto next = m_sweep.update(seconds())) r.layout = next;
+  if (r.sweep && !m_sweep.active()) m_sweep.start(m_simulation.backend().layout(), sweep_clock());
+  if (const auto next = m_sweep.update(sweep_clock())) r.layout = next;
   if (r.layout && *r.layout != m_simulation.backend().layout()) {
     m_simulation.set_layout(*r.layout);
     m_stats.on_layout_change();

@@ -30,6 +30,7 @@ class ViewerApp {
 
  private:
   double seconds() const;
+  double sweep_clock() const;
   void rebuild_render_path();
   void frame_camera();
   void apply_requests();
@@ -56,6 +57,7 @@ class ViewerApp {
   std::string m_base_notice;  // the backend's (CPU fallback), kept across rebuilds
   std::uint64_t m_last_clean_step = 0;
   bool m_screenshot_failed = false;
+  bool m_sweep_in_frames = false;  // COALESCE_VIEWER_SWEEP_FRAMES=K: a scripted sweep, K frames per layout
   std::chrono::steady_clock::time_point m_start = std::chrono::steady_clock::now();
 };
 

@@ -14,19 +14,22 @@ void ViewerStats::add(const std::vector<KernelTiming>& timings, Layout current) 
   for (const KernelTiming& t : timings) {
     const int k = static_cast<int>(t.kernel);
     if (k < 0 || k >= kKernelKinds || t.milliseconds <= 0) continue;
-    if (t.layout == current) {
-      KernelStats& s = m_kernels[k];
-      s.milliseconds.add(t.milliseconds);
-      s.gigabytes_per_second.add(t.gigabytes_per_second());
-      s.interactions_per_second.add(t.interactions_per_second());
-      s.bytes = t.bytes;
-      push_history(s.history_gbps, s.gigabytes_per_second.value());
-      CompareEntry& c = m_compare[static_cast<int>(t.layout)][k];
-      c.milliseconds = s.milliseconds.value();
-      c.gigabytes_per_second = s.gigabytes_per_second.value();
-      c.interactions_per_second = s.interactions_per_second.value();
-      c.measured = true;
-    }
+    // Compare takes every timing by the layout it ran in: GPU timings arrive a frame or two late.
+    CompareEntry& c = m_compare[static_cast<int>(t.layout)][k];
+    c.milliseconds_ema.add(t.milliseconds);
+    c.gigabytes_per_second_ema.add(t.gigabytes_per_second());
+    c.interactions_per_second_ema.add(t.interactions_per_second());
+    c.milliseconds = c.milliseconds_ema.value();
+    c.gigabytes_per_second = c.gigabytes_per_second_ema.value();
+    c.interactions_per_second = c.interactions_per_second_ema.value();
+    c.measured = true;
+    if (t.layout != current) continue;
+    KernelStats& s = m_kernels[k];
+    s.milliseconds.add(t.milliseconds);
+    s.gigabytes_per_second.add(t.gigabytes_per_second());
+    s.interactions_per_second.add(t.interactions_per_second());
+    s.bytes = t.bytes;
+    push_history(s.history_gbps, s.gigabytes_per_second.value());
   }
 }
 

@@ -44,7 +44,11 @@ struct KernelStats {
   bool seen() const { return milliseconds.count() > 0; }
 };
 
+// One layout's smoothed numbers for one kernel, fed by every timing of that layout, even late ones.
 struct CompareEntry {
+  Ema milliseconds_ema{0.2};
+  Ema gigabytes_per_second_ema{0.2};
+  Ema interactions_per_second_ema{0.2};
   double milliseconds = 0;
   double gigabytes_per_second = 0;
   double interactions_per_second = 0;

@@ -1,5 +1,5 @@
 // The "sweep" button: runs each layout for a few seconds so the Compare bars fill, then returns to the
-// layout the user had.
+// layout the user had. The clock is the caller's: seconds for the button, frames for scripted runs.
 #pragma once
 
 #include <optional>
@@ -11,7 +11,7 @@ namespace coalesce {
 
 class LayoutSweep {
  public:
-  explicit LayoutSweep(double seconds_per_layout = 2.0) : m_seconds(seconds_per_layout) {}
+  explicit LayoutSweep(double per_layout = 2.0) : m_seconds(per_layout) {}
 
   void start(Layout current, double now);
   // The layout to switch to now, if any; the last one returned restores the user's layout.
@@ -20,7 +20,7 @@ class LayoutSweep {
   std::string status() const;
 
  private:
-  double m_seconds;
+  double m_seconds;  // per layout, in the caller's clock units
   bool m_active = false;
   int m_index = 0;
   double m_started = 0;

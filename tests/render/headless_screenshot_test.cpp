@@ -79,3 +79,28 @@ TEST(HeadlessScreenshot, NonFiniteStatePausesAndNamesTheStep) {
 
 }  // namespace
 }  // namespace coalesce::testing
+
+namespace coalesce::testing {
+namespace {
+
+TEST(HeadlessScreenshot, ScriptedSweepFillsCompareForAllLayoutsAndRestoresTheLayout) {
+  TestRng rng;
+  const int per_layout = rng.uniform_int(2, 3);
+  ScratchDir dir;
+  const std::string png = dir.file("sweep.png");
+  const CommandResult r = run_command(
+      {viewer_executable(), "--headless", "--backend", "cpu", "--scene", "swirl", "--particles", "4096",
+       "--layout", "soa", "--frames", std::to_string(3 * per_layout + 3), "--screenshot", png},
+      {"DISPLAY"}, {"COALESCE_VIEWER_SWEEP_FRAMES=" + std::to_string(per_layout)});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = load_screenshot_json(dir.file("sweep.json"));
+  for (const char* layout : {"aos", "soa", "float4"}) {
+    EXPECT_GT(j.at("compare").at(layout).at("integrate").at("gigabytes_per_second").get<double>(), 0.0)
+        << layout;
+    EXPECT_GT(j.at("compare").at(layout).at("pack").at("gigabytes_per_second").get<double>(), 0.0) << layout;
+  }
+  EXPECT_EQ(j.at("settings").at("layout"), "soa") << "the sweep must return to the user's layout";
+}
+
+}  // namespace
+}  // namespace coalesce::testing
