@@ -32,8 +32,9 @@ std::string cuda_version_text(int version) {
 
 std::string lab_table(const lab::LabRun& run, const std::vector<const lab::LabExperiment*>& experiments) {
   std::string out;
-  out += "GPU: " + run.device.name + " (" + std::to_string(run.device.sm_count) + " SMs), driver CUDA " +
-         cuda_version_text(run.device.driver_version) + ", theoretical peak " +
+  out += "GPU: " + run.device.name + " (" + std::to_string(run.device.sm_count) + " SMs), driver " +
+         (run.device.driver.empty() ? "" : run.device.driver + " ") + "(CUDA " +
+         cuda_version_text(run.device.driver_version) + "), theoretical peak " +
          format("%.0f", run.device.peak_gbps) + " GB/s\n";
   out += "copy ceiling (cudaMemcpy D2D, bytes read + written, this run): " + format("%.0f", run.copy_gbps) +
          " GB/s = " + format("%.1f%% of peak", 100.0 * run.copy_gbps / std::max(run.device.peak_gbps, 1.0)) +
@@ -63,7 +64,8 @@ std::string lab_json(const lab::LabRun& run, const std::vector<const lab::LabExp
   json doc;
   doc["gpu"] = run.device.name;
   doc["sm_count"] = run.device.sm_count;
-  doc["driver"] = cuda_version_text(run.device.driver_version);
+  doc["driver"] = run.device.driver;
+  doc["driver_cuda"] = cuda_version_text(run.device.driver_version);
   doc["runtime"] = cuda_version_text(run.device.runtime_version);
   doc["date"] = run.date_utc;
   doc["theoretical_peak_gbps"] = run.device.peak_gbps;

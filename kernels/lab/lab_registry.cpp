@@ -3,6 +3,9 @@
 
 #include <cuda_runtime.h>
 
+#include <fstream>
+#include <regex>
+
 #include "kernels/cuda_check.h"
 #include "kernels/lab/lab_experiments.h"
 
@@ -67,6 +70,20 @@ bool lab_device_available(std::string* reason) {
   return true;
 }
 
+namespace {
+
+// The kernel module's version line names the driver release; CUDA's API only gives the CUDA version.
+std::string driver_release() {
+  std::ifstream file("/proc/driver/nvidia/version");
+  std::string line;
+  std::getline(file, line);
+  std::smatch match;
+  if (std::regex_search(line, match, std::regex(R"(\s(\d+\.\d+(\.\d+)?)\s)"))) return match[1];
+  return "";
+}
+
+}  // namespace
+
 LabDeviceInfo lab_device_info() {
   LabDeviceInfo info;
   int device = 0;
@@ -75,6 +92,7 @@ LabDeviceInfo lab_device_info() {
   COALESCE_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
   info.name = prop.name;
   info.sm_count = prop.multiProcessorCount;
+  info.driver = driver_release();
   COALESCE_CUDA_CHECK(cudaDriverGetVersion(&info.driver_version));
   COALESCE_CUDA_CHECK(cudaRuntimeGetVersion(&info.runtime_version));
   // CUDA 13 dropped cudaDeviceProp::memoryClockRate: read the attributes (kHz, bits).

@@ -53,6 +53,7 @@ struct LabExperiment {
 // Facts about the device the lab ran on, for the JSON and the panel.
 struct LabDeviceInfo {
   std::string name;
+  std::string driver;       // the NVIDIA driver release, e.g. "580.159.04" ("" when unknown)
   int driver_version = 0;   // cudaDriverGetVersion, e.g. 13000
   int runtime_version = 0;  // cudaRuntimeGetVersion
   int sm_count = 0;
