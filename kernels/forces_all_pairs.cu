@@ -1,6 +1,6 @@
-// All-pairs kick: the classic shared-memory tiled N-body scheme, two bodies per thread for ILP.
-// Each tile of kThreads bodies is loaded cooperatively as float4 {x, y, z, m} from whatever layout, so the
-// inner loop (sim/physics.h accumulate_pair) is the same instructions for AoS, SoA and float4, and j runs
+// All-pairs kick: the classic shared-memory tiled N-body scheme, several (default two) bodies per thread for
+// ILP. Each tile of kThreads bodies is loaded cooperatively as float4 {x, y, z, m} from whatever layout, so
+// the inner loop (sim/physics.h accumulate_pair) is the same instructions for AoS, SoA and float4, and j runs
 // 0..N-1 in order per body as on the CPU: the three layouts give bitwise-identical GPU results.
 #include "kernels/kernels.h"
 #include "kernels/launch.h"
@@ -10,27 +10,30 @@ namespace coalesce::gpu {
 
 namespace {
 
-constexpr int kThreads = 256;        // threads per block = bodies per shared-memory tile
-constexpr int kBodiesPerThread = 2;  // body i and i + kThreads: two independent FMA chains per tile load
+constexpr int kThreads = 256;  // threads per block = bodies per shared-memory tile
+// Bodies per thread: independent FMA chains per shared-memory load (ILP). Same sums in the same order
+// whatever the value, so results do not depend on it; tunable at configure time for the GPU at hand.
+#ifndef COALESCE_ALLPAIRS_BODIES_PER_THREAD
+#define COALESCE_ALLPAIRS_BODIES_PER_THREAD 2
+#endif
+constexpr int kBodiesPerThread = COALESCE_ALLPAIRS_BODIES_PER_THREAD;
 constexpr int kBodiesPerBlock = kThreads * kBodiesPerThread;
+static_assert(kBodiesPerThread >= 1 && kBodiesPerThread <= 8, "1 to 8 bodies per thread");
 
-__device__ __forceinline__ void interact(Vec3& acc0, Vec3& acc1, Vec3 r0, Vec3 r1, Float4 b, float eps2) {
-  const Vec3 rj{b.x, b.y, b.z};
-  accumulate_pair(acc0, r0, rj, b.w, eps2);
-  accumulate_pair(acc1, r1, rj, b.w, eps2);
-}
-
+// Body b of this thread is blockIdx.x * kBodiesPerBlock + b * kThreads + threadIdx.x.
 template <class View>
 __global__ void __launch_bounds__(kThreads) all_pairs_kick_kernel(View view, float eps2, float dt) {
   __shared__ Float4 tile[kThreads];
   const int n = view.n;
-  const int i0 = blockIdx.x * kBodiesPerBlock + threadIdx.x;
-  const int i1 = i0 + kThreads;
-  // Threads past the end still load tiles and reach every barrier; they just do not write.
-  const Vec3 r0 = view.position(min(i0, n - 1));
-  const Vec3 r1 = view.position(min(i1, n - 1));
-  Vec3 acc0{0.0f, 0.0f, 0.0f};
-  Vec3 acc1{0.0f, 0.0f, 0.0f};
+  const int first = blockIdx.x * kBodiesPerBlock + threadIdx.x;
+  Vec3 r[kBodiesPerThread];
+  Vec3 acc[kBodiesPerThread];
+#pragma unroll
+  for (int b = 0; b < kBodiesPerThread; ++b) {
+    // Threads past the end still load tiles and reach every barrier; they just do not write.
+    r[b] = view.position(min(first + b * kThreads, n - 1));
+    acc[b] = {0.0f, 0.0f, 0.0f};
+  }
 
   for (int start = 0; start < n; start += kThreads) {
     const int j = start + threadIdx.x;
@@ -39,15 +42,28 @@ __global__ void __launch_bounds__(kThreads) all_pairs_kick_kernel(View view, flo
     const int count = min(kThreads, n - start);
     if (count == kThreads) {
 #pragma unroll 16
-      for (int k = 0; k < kThreads; ++k) interact(acc0, acc1, r0, r1, tile[k], eps2);
+      for (int k = 0; k < kThreads; ++k) {
+        const Float4 body = tile[k];  // one broadcast LDS.128 feeds kBodiesPerThread interactions
+#pragma unroll
+        for (int b = 0; b < kBodiesPerThread; ++b)
+          accumulate_pair(acc[b], r[b], {body.x, body.y, body.z}, body.w, eps2);
+      }
     } else {
       // The last, partial tile: only real bodies, so no padding body can perturb the sum.
-      for (int k = 0; k < count; ++k) interact(acc0, acc1, r0, r1, tile[k], eps2);
+      for (int k = 0; k < count; ++k) {
+        const Float4 body = tile[k];
+#pragma unroll
+        for (int b = 0; b < kBodiesPerThread; ++b)
+          accumulate_pair(acc[b], r[b], {body.x, body.y, body.z}, body.w, eps2);
+      }
     }
     __syncthreads();  // the tile is overwritten by the next iteration
   }
-  if (i0 < n) view.set_velocity(i0, kick(view.velocity(i0), acc0, dt));
-  if (i1 < n) view.set_velocity(i1, kick(view.velocity(i1), acc1, dt));
+#pragma unroll
+  for (int b = 0; b < kBodiesPerThread; ++b) {
+    const int i = first + b * kThreads;
+    if (i < n) view.set_velocity(i, kick(view.velocity(i), acc[b], dt));
+  }
 }
 
 }  // namespace
