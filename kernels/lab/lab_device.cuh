@@ -94,17 +94,20 @@ template <class Launch>
 double median_time_ms(Launch&& launch, const LabSettings& settings) {
   CudaEvent start;
   CudaEvent stop;
-  const int calls = std::max(1, settings.warmup_calls);
-  COALESCE_CUDA_CHECK(cudaEventRecord(start.get()));
-  for (int i = 0; i < calls; ++i) launch();
-  COALESCE_CUDA_CHECK(cudaEventRecord(stop.get()));
-  COALESCE_CUDA_CHECK(cudaEventSynchronize(stop.get()));
-  float warm_ms = 0;
-  COALESCE_CUDA_CHECK(cudaEventElapsedTime(&warm_ms, start.get(), stop.get()));
-  const double per_call = std::max(1e-4, double(warm_ms) / calls);
-  const double missing_ms = settings.warmup_ms - warm_ms;
-  const int extra = missing_ms > 0 ? static_cast<int>(std::min(5000.0, missing_ms / per_call)) : 0;
-  for (int i = 0; i < extra; ++i) launch();
+  // warmup_calls == 0 (Nsight Compute runs): no warm-up at all, the checked launch before came first anyway.
+  const int calls = std::max(0, settings.warmup_calls);
+  if (calls > 0) {
+    COALESCE_CUDA_CHECK(cudaEventRecord(start.get()));
+    for (int i = 0; i < calls; ++i) launch();
+    COALESCE_CUDA_CHECK(cudaEventRecord(stop.get()));
+    COALESCE_CUDA_CHECK(cudaEventSynchronize(stop.get()));
+    float warm_ms = 0;
+    COALESCE_CUDA_CHECK(cudaEventElapsedTime(&warm_ms, start.get(), stop.get()));
+    const double per_call = std::max(1e-4, double(warm_ms) / calls);
+    const double missing_ms = settings.warmup_ms - warm_ms;
+    const int extra = missing_ms > 0 ? static_cast<int>(std::min(5000.0, missing_ms / per_call)) : 0;
+    for (int i = 0; i < extra; ++i) launch();
+  }
   const int repeats = settings.repeats;
   std::vector<float> times(static_cast<std::size_t>(std::max(1, repeats)));
   for (float& t : times) {
