@@ -36,9 +36,12 @@ std::string number(double value) {
 }  // namespace
 
 void print_bench_table(const BenchResult& r, std::FILE* out) {
-  std::fprintf(out, "%s | driver %s | copy ceiling %.0f GB/s | theoretical peak %.0f GB/s\n",
-               r.backend_name.c_str(), r.device.driver.empty() ? "-" : r.device.driver.c_str(),
-               r.device.copy_peak_gbps, r.device.theoretical_peak_gbps);
+  const DeviceInfo& d = r.device;
+  std::fprintf(out, "%s | driver %s | SM clock %d MHz, memory %d MHz x %d bit\n", r.backend_name.c_str(),
+               d.driver.empty() ? "-" : d.driver.c_str(), d.sm_clock_khz / 1000, d.memory_clock_khz / 1000,
+               d.bus_width_bits);
+  std::fprintf(out, "copy ceiling %.0f GB/s (measured this run) | theoretical peak %.0f GB/s\n",
+               d.copy_peak_gbps, d.theoretical_peak_gbps);
   std::fprintf(out, "%-10s %9s %-6s %-9s %-12s %10s %9s %7s %14s\n", "solver", "N", "layout", "kernel",
                "variant", "median ms", "GB/s", "% copy", "interactions/s");
   for (const BenchRow& row : r.rows) {
@@ -60,7 +63,8 @@ std::string bench_json(const BenchResult& r) {
   j << "  \"backend\": " << quoted(r.backend_name) << ",\n";
   j << "  \"device\": {\"name\": " << quoted(d.name) << ", \"driver\": " << quoted(d.driver)
     << ", \"multiprocessors\": " << d.multiprocessors << ", \"memory_bytes\": " << number(d.memory_bytes)
-    << ", \"memory_clock_khz\": " << d.memory_clock_khz << ", \"bus_width_bits\": " << d.bus_width_bits
+    << ", \"sm_clock_khz\": " << d.sm_clock_khz << ", \"memory_clock_khz\": " << d.memory_clock_khz
+    << ", \"bus_width_bits\": " << d.bus_width_bits
     << ", \"theoretical_peak_gbps\": " << number(d.theoretical_peak_gbps)
     << ", \"copy_peak_gbps\": " << number(d.copy_peak_gbps) << "},\n";
   j << "  \"method\": {\"repeats\": " << r.plan.repeats << ", \"warmup_calls\": " << r.plan.warmup_calls

@@ -129,6 +129,7 @@ DeviceInfo query_device_info(int device) {
   // CUDA 13 removed cudaDeviceProp::memoryClockRate/memoryBusWidth: read them as attributes.
   COALESCE_CUDA_CHECK(cudaDeviceGetAttribute(&info.memory_clock_khz, cudaDevAttrMemoryClockRate, device));
   COALESCE_CUDA_CHECK(cudaDeviceGetAttribute(&info.bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, device));
+  COALESCE_CUDA_CHECK(cudaDeviceGetAttribute(&info.sm_clock_khz, cudaDevAttrClockRate, device));
   info.theoretical_peak_gbps = 2.0 * info.memory_clock_khz * 1e3 * (info.bus_width_bits / 8.0) / 1e9;
   int driver = 0;
   COALESCE_CUDA_CHECK(cudaDriverGetVersion(&driver));

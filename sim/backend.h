@@ -23,6 +23,7 @@ struct DeviceInfo {
   int multiprocessors = 0;              // SMs, or hardware threads for the CPU
   double memory_bytes = 0;              // total device memory
   int memory_clock_khz = 0;             // from cudaDevAttrMemoryClockRate
+  int sm_clock_khz = 0;                 // peak SM clock, from cudaDevAttrClockRate; 0 where unknown
   int bus_width_bits = 0;               // from cudaDevAttrGlobalMemoryBusWidth
   double theoretical_peak_gbps = 0;     // 2 x memory clock x bus width / 8; 0 where unknown
   double copy_peak_gbps = 0;            // device-to-device copy, bytes read + written, measured at start
