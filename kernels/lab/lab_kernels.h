@@ -11,7 +11,7 @@ namespace coalesce::lab {
 enum class CopyKernel { Coalesced, Float4, GridStride, OneElementPerThread };
 enum class LanePattern { Coalesced, Swapped, Shifted };  // article 001's vector-add index patterns
 enum class ParticleUpdate { SingleField, AllFields };    // x += vx*dt, or position += velocity*dt
-enum class TransposeKernel { Naive, Tiled, TiledPadded, Tiled32x8, Tile64, Sgeam };
+enum class TransposeKernel { Naive, Tiled, TiledPadded, Tiled32x8, Tile64, Tile64Block512, Sgeam };
 enum class ReadPath { Plain, Restrict, Ldg };
 enum class CoefficientPath { Constant, Global, ConstantDivergent };
 

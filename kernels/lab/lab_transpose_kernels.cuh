@@ -29,14 +29,14 @@ __global__ void transpose_tiled(const float* in, float* out, int rows, int cols)
   if (x < rows && y < cols) out[std::size_t(y) * rows + x] = tile[threadIdx.x][threadIdx.y];
 }
 
-// Each block moves a kTile x kTile tile with 32 x 8 threads, so every
-// thread holds (kTile/32) * (kTile/8) values; all of its loads are issued before the first shared store.
-template <int kTile>
-__global__ void __launch_bounds__(256)
+// Each block moves a kTile x kTile tile with 32 x kBlockRows threads, so every thread holds
+// (kTile/32) * (kTile/kBlockRows) values; all of its loads are issued before the first shared store.
+template <int kTile, int kBlockRows>
+__global__ void __launch_bounds__(32 * kBlockRows)
     transpose_tile_rows(const float* __restrict__ in, float* __restrict__ out, int rows, int cols) {
-  constexpr int kCols = kTile / 32;         // column chunks of 32 lanes
-  constexpr int kRows = kTile / 8;          // row passes of 8 warps
-  __shared__ float tile[kTile][kTile + 1];  // +1: row writes and column reads both hit 32 banks
+  constexpr int kCols = kTile / 32;          // column chunks of 32 lanes
+  constexpr int kRows = kTile / kBlockRows;  // row passes of the block's warps
+  __shared__ float tile[kTile][kTile + 1];   // +1: row writes and column reads both hit 32 banks
   const int x0 = blockIdx.x * kTile;
   const int y0 = blockIdx.y * kTile;
   float v[kRows][kCols];
@@ -44,23 +44,23 @@ __global__ void __launch_bounds__(256)
   for (int p = 0; p < kRows; ++p)
 #pragma unroll
     for (int h = 0; h < kCols; ++h) {
-      const int y = y0 + threadIdx.y + 8 * p;
+      const int y = y0 + threadIdx.y + kBlockRows * p;
       const int x = x0 + threadIdx.x + 32 * h;
       v[p][h] = (x < cols && y < rows) ? in[std::size_t(y) * cols + x] : 0.0f;
     }
 #pragma unroll
   for (int p = 0; p < kRows; ++p)
 #pragma unroll
-    for (int h = 0; h < kCols; ++h) tile[threadIdx.y + 8 * p][threadIdx.x + 32 * h] = v[p][h];
+    for (int h = 0; h < kCols; ++h) tile[threadIdx.y + kBlockRows * p][threadIdx.x + 32 * h] = v[p][h];
   __syncthreads();
 #pragma unroll
   for (int p = 0; p < kRows; ++p)
 #pragma unroll
     for (int h = 0; h < kCols; ++h) {
-      const int out_row = x0 + threadIdx.y + 8 * p;   // a column of the input
-      const int out_col = y0 + threadIdx.x + 32 * h;  // a row of the input
+      const int out_row = x0 + threadIdx.y + kBlockRows * p;  // a column of the input
+      const int out_col = y0 + threadIdx.x + 32 * h;          // a row of the input
       if (out_row < cols && out_col < rows)
-        out[std::size_t(out_row) * rows + out_col] = tile[threadIdx.x + 32 * h][threadIdx.y + 8 * p];
+        out[std::size_t(out_row) * rows + out_col] = tile[threadIdx.x + 32 * h][threadIdx.y + kBlockRows * p];
     }
 }
 

@@ -20,7 +20,8 @@ std::vector<float> host_transpose(const std::vector<float>& in, int rows, int co
 
 const TransposeKernel kAll[] = {TransposeKernel::Naive,       TransposeKernel::Tiled,
                                 TransposeKernel::TiledPadded, TransposeKernel::Tiled32x8,
-                                TransposeKernel::Tile64,      TransposeKernel::Sgeam};
+                                TransposeKernel::Tile64,      TransposeKernel::Tile64Block512,
+                                TransposeKernel::Sgeam};
 
 TEST(LabTranspose, EveryVariantMatchesTheHostOnRaggedSizes) {
   COALESCE_REQUIRE_CUDA_DEVICE();
