@@ -1,0 +1,66 @@
+// coalesce bench end to end on the CPU backend (runs without a GPU): every row present, JSON well formed.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "app/commands.h"
+#include "app/errors.h"
+#include "tests/support/test_random.h"
+
+namespace coalesce {
+namespace {
+
+TEST(Bench, CpuSweepWritesEveryRowAsValidJson) {
+  testing::TestRng rng;
+  Options options;
+  options.command = Command::Bench;
+  options.backend = BackendChoice::Cpu;
+  const int n = rng.uniform_int(100, 400);
+  options.bench_particles = {n};
+  options.bench_layouts = {Layout::SoA, Layout::Float4};
+  options.repeats = 2;
+  options.json = ::testing::TempDir() + "bench_test.json";
+  ASSERT_EQ(run_bench(options), 0);
+
+  std::ifstream in(options.json);
+  const nlohmann::json doc = nlohmann::json::parse(in);  // throws on malformed JSON
+  EXPECT_EQ(doc.at("schema"), "coalesce-bench/1");
+  EXPECT_GT(doc.at("device").at("copy_peak_gbps").get<double>(), 0.0);
+  const auto& rows = doc.at("rows");
+  // 2 solvers x 2 layouts x (forces, integrate, 4 pack variants, convert).
+  ASSERT_EQ(rows.size(), 2u * 2u * 7u);
+  int forces = 0;
+  for (const auto& row : rows) {
+    EXPECT_EQ(row.at("particles").get<int>(), n);
+    EXPECT_EQ(row.at("samples").get<int>(), 2) << row.dump();
+    EXPECT_GT(row.at("median_ms").get<double>(), 0.0) << row.dump();
+    EXPECT_GT(row.at("bytes").get<double>(), 0.0) << row.dump();
+    if (row.at("kernel") == "forces") {
+      ++forces;
+      EXPECT_GT(row.at("interactions_per_second").get<double>(), 0.0);
+    }
+  }
+  EXPECT_EQ(forces, 4);
+  std::remove(options.json.c_str());
+}
+
+TEST(Bench, UnwritableJsonPathFailsBeforeRunning) {
+  Options options;
+  options.command = Command::Bench;
+  options.backend = BackendChoice::Cpu;
+  options.bench_particles = {64};
+  options.json = "/nonexistent-directory/bench.json";
+  try {
+    run_bench(options);
+    FAIL() << "expected a UsageError";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent-directory/bench.json"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace coalesce
