@@ -42,7 +42,9 @@ std::string lab_table(const lab::LabRun& run, const std::vector<const lab::LabEx
   out += "side " + std::to_string(run.settings.side) + ", 1-D arrays of " +
          std::to_string(run.settings.elements()) + " floats, median of " +
          std::to_string(run.settings.repeats) + " repeats after warm-up; 1 GB = 1e9 B\n\n";
-  const std::size_t widths[] = {11, 44, 10, 9, 8, 6};
+  std::size_t variant_width = 10;
+  for (const lab::LabRow& row : run.rows) variant_width = std::max(variant_width, row.variant.size() + 2);
+  const std::size_t widths[] = {11, variant_width, 10, 9, 8, 6};
   out += pad("experiment", widths[0]) + pad("variant", widths[1]) + pad("time ms", widths[2]) +
          pad("GB/s", widths[3]) + pad("% copy", widths[4]) + pad("check", widths[5]) + "article's figure\n";
   for (const lab::LabRow& row : run.rows) {
