@@ -88,7 +88,10 @@ void ViewerApp::frame_camera() {
   m_style.max_speed = 1.5f * percentile(speeds, 0.9);
   m_style.point_size = 0.012f * radius;
   const double n = static_cast<double>(std::max(1, m_simulation.backend().particle_count()));
-  m_style.intensity = static_cast<float>(std::clamp(0.45 * std::sqrt(32768.0 / n), 0.02, 0.8));
+  // Light per particle: ~1/sqrt(N) while sprites rarely overlap, falling faster beyond 131072 where
+  // many particles share each pixel (the tone map then keeps dense cores from clipping).
+  const double sparse = 1.0 * std::sqrt(32768.0 / std::min(n, 131072.0));
+  m_style.intensity = static_cast<float>(n <= 131072.0 ? sparse : sparse * std::pow(131072.0 / n, 0.75));
 }
 
 void ViewerApp::apply_requests() {

@@ -66,8 +66,7 @@ int ViewerApp::run(const ViewerRun& run) {
     style.intensity *= m_controls.brightness;
     // Particles get the area right of the panel, so the scene is centred in what the user sees.
     const int left = m_controls.panel_visible ? std::min(static_cast<int>(kPanelWidth), size.width / 2) : 0;
-    glViewport(left, 0, size.width - left, size.height);
-    m_renderer.draw(m_camera, size.width - left, size.height, style);
+    m_renderer.draw(m_camera, Viewport{left, 0, size.width - left, size.height}, style);
     glViewport(0, 0, size.width, size.height);
     if (m_controls.panel_visible) m_panel.draw(m_model, m_controls, m_requests);
     m_imgui.render();

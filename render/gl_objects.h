@@ -1,5 +1,5 @@
 // Move-only owners for OpenGL names (buffers, vertex arrays, shaders, programs, framebuffers,
-// renderbuffers): each deletes its name exactly once, in the context that is current.
+// renderbuffers, textures): each deletes its name exactly once, in the context that is current.
 #pragma once
 
 #include <utility>
@@ -69,6 +69,14 @@ struct RenderbufferTraits {
   }
   static void destroy(GLuint id) { glDeleteRenderbuffers(1, &id); }
 };
+struct TextureTraits {
+  static GLuint create() {
+    GLuint id = 0;
+    glGenTextures(1, &id);
+    return id;
+  }
+  static void destroy(GLuint id) { glDeleteTextures(1, &id); }
+};
 struct ProgramTraits {
   static GLuint create() { return glCreateProgram(); }
   static void destroy(GLuint id) { glDeleteProgram(id); }
@@ -82,6 +90,7 @@ using GlBuffer = GlObject<BufferTraits>;
 using GlVertexArray = GlObject<VertexArrayTraits>;
 using GlFramebuffer = GlObject<FramebufferTraits>;
 using GlRenderbuffer = GlObject<RenderbufferTraits>;
+using GlTexture = GlObject<TextureTraits>;
 using GlProgram = GlObject<ProgramTraits>;
 using GlShader = GlObject<ShaderTraits>;
 

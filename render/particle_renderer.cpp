@@ -1,4 +1,5 @@
-// Point-sprite drawing of the packed render buffer with the shaders in shaders/particles.*.
+// Point-sprite drawing of the packed render buffer (shaders/particles.*) into an RGBA16F light buffer,
+// then the tone-map pass (shaders/tonemap.*) into the caller's framebuffer.
 #include "render/particle_renderer.h"
 
 #include <algorithm>
@@ -10,7 +11,9 @@
 
 namespace coalesce {
 
-ParticleRenderer::ParticleRenderer() : m_program(load_program("particles.vert", "particles.frag")) {
+ParticleRenderer::ParticleRenderer()
+    : m_program(load_program("particles.vert", "particles.frag")),
+      m_tonemap(load_program("tonemap.vert", "tonemap.frag")) {
   glBindVertexArray(m_vertex_array.id());
   glBindBuffer(GL_ARRAY_BUFFER, m_buffer.id());
   glEnableVertexAttribArray(0);
@@ -37,22 +40,33 @@ void ParticleRenderer::upload(const float* data, int particles) {
   glBindBuffer(GL_ARRAY_BUFFER, 0);
 }
 
-void ParticleRenderer::draw(const OrbitCamera& camera, int viewport_width, int viewport_height,
-                            const SpriteStyle& style) const {
-  if (m_particles == 0 || viewport_width <= 0 || viewport_height <= 0) return;
-  const float aspect = static_cast<float>(viewport_width) / static_cast<float>(viewport_height);
+void ParticleRenderer::ensure_light_buffer(int width, int height) {
+  if (width == m_light_width && height == m_light_height) return;
+  // Float light: 8-bit additive blending would round away the faint contributions of large N.
+  glBindTexture(GL_TEXTURE_2D, m_light.id());
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA16F, width, height, 0, GL_RGBA, GL_FLOAT, nullptr);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glBindTexture(GL_TEXTURE_2D, 0);
+  glBindFramebuffer(GL_FRAMEBUFFER, m_light_framebuffer.id());
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, m_light.id(), 0);
+  m_light_width = width;
+  m_light_height = height;
+}
+
+void ParticleRenderer::draw_points(const OrbitCamera& camera, int width, int height,
+                                   const SpriteStyle& style) const {
+  const float aspect = static_cast<float>(width) / static_cast<float>(height);
   const glm::mat4 view = camera.view();
   const glm::mat4 projection = camera.projection(aspect);
-
-  glUseProgram(m_program.id());
-  glUniformMatrix4fv(glGetUniformLocation(m_program.id(), "u_view"), 1, GL_FALSE, glm::value_ptr(view));
-  glUniformMatrix4fv(glGetUniformLocation(m_program.id(), "u_projection"), 1, GL_FALSE,
-                     glm::value_ptr(projection));
-  glUniform1f(glGetUniformLocation(m_program.id(), "u_point_size"), style.point_size);
-  glUniform1f(glGetUniformLocation(m_program.id(), "u_viewport_height"), static_cast<float>(viewport_height));
-  glUniform1f(glGetUniformLocation(m_program.id(), "u_speed_scale"), 1.0f / std::max(style.max_speed, 1e-6f));
-  glUniform1f(glGetUniformLocation(m_program.id(), "u_intensity"), style.intensity);
-
+  const GLuint p = m_program.id();
+  glUseProgram(p);
+  glUniformMatrix4fv(glGetUniformLocation(p, "u_view"), 1, GL_FALSE, glm::value_ptr(view));
+  glUniformMatrix4fv(glGetUniformLocation(p, "u_projection"), 1, GL_FALSE, glm::value_ptr(projection));
+  glUniform1f(glGetUniformLocation(p, "u_point_size"), style.point_size);
+  glUniform1f(glGetUniformLocation(p, "u_viewport_height"), static_cast<float>(height));
+  glUniform1f(glGetUniformLocation(p, "u_speed_scale"), 1.0f / std::max(style.max_speed, 1e-6f));
+  glUniform1f(glGetUniformLocation(p, "u_intensity"), style.intensity);
   // Additive blending without depth: a glowing, order-independent cloud.
   glDisable(GL_DEPTH_TEST);
   glEnable(GL_BLEND);
@@ -62,6 +76,33 @@ void ParticleRenderer::draw(const OrbitCamera& camera, int viewport_width, int v
   glDrawArrays(GL_POINTS, 0, m_particles);
   glBindVertexArray(0);
   glDisable(GL_BLEND);
+}
+
+void ParticleRenderer::draw(const OrbitCamera& camera, const Viewport& viewport, const SpriteStyle& style) {
+  if (viewport.width <= 0 || viewport.height <= 0) return;
+  GLint target = 0;
+  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &target);
+  ensure_light_buffer(viewport.width, viewport.height);
+
+  glBindFramebuffer(GL_FRAMEBUFFER, m_light_framebuffer.id());
+  glViewport(0, 0, viewport.width, viewport.height);
+  glClearColor(0.0f, 0.0f, 0.0f, 0.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  if (m_particles > 0) draw_points(camera, viewport.width, viewport.height, style);
+
+  glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(target));
+  glViewport(viewport.x, viewport.y, viewport.width, viewport.height);
+  const GLuint t = m_tonemap.id();
+  glUseProgram(t);
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_2D, m_light.id());
+  glUniform1i(glGetUniformLocation(t, "u_light"), 0);
+  glUniform3fv(glGetUniformLocation(t, "u_background"), 1, style.background);
+  glUniform1f(glGetUniformLocation(t, "u_exposure"), 1.0f);
+  glBindVertexArray(m_empty_vertex_array.id());
+  glDrawArrays(GL_TRIANGLES, 0, 3);
+  glBindVertexArray(0);
+  glBindTexture(GL_TEXTURE_2D, 0);
   glUseProgram(0);
 }
 
