@@ -62,6 +62,7 @@ void draw_rows(const lab::LabRun& run) {
   ImGui::Text("%s: copy ceiling %.0f GB/s (cudaMemcpy, read + write, this run)", run.device.name.c_str(),
               run.copy_gbps);
   ImGui::Separator();
+  ImGui::PushTextWrapPos(0.0f);  // the articles' figures are long: wrap them at the panel's edge
   for (const lab::LabRow& r : run.rows) {
     ImGui::TextUnformatted(r.variant.c_str());
     char overlay[96];
@@ -78,6 +79,7 @@ void draw_rows(const lab::LabRun& run) {
     }
     if (!r.article.empty()) ImGui::TextDisabled("  article: %s", r.article.c_str());
   }
+  ImGui::PopTextWrapPos();
 }
 
 }  // namespace
