@@ -38,7 +38,7 @@ class ViewerApp {
   void check_state();
   void take_screenshot(const std::string& path, FramebufferSize size);
   void add_notice(const std::string& text, bool error);
-  void exercise_resize(long frame);
+  bool exercise_resize(long frame);
 
   RenderTarget& m_target;
   ViewerSimulation& m_simulation;

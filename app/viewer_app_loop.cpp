@@ -20,14 +20,17 @@ double ms_between(Clock::time_point a, Clock::time_point b) {
 }
 }  // namespace
 
-// Under Xvfb: shrink, minimise to 0 x 0, restore and grow again while frames keep running.
-void ViewerApp::exercise_resize(long frame) {
+// Under Xvfb: shrink, minimise, restore and grow again while frames keep running. Xvfb has no window
+// manager to honour the minimise, so loop iterations 4-6 also see a 0 x 0 framebuffer, as a minimised
+// window reports it. Returns true while the framebuffer should count as 0 x 0.
+bool ViewerApp::exercise_resize(long frame) {
   auto* window = dynamic_cast<GlfwWindow*>(&m_target);
-  if (!window) return;
+  if (!window) return false;
   if (frame == 2) window->set_size(640, 360);
   if (frame == 4) window->iconify();
   if (frame == 7) window->restore();
   if (frame == 9) window->set_size(1280, 720);
+  return frame >= 4 && frame < 7;
 }
 
 int ViewerApp::run(const ViewerRun& run) {
@@ -37,8 +40,8 @@ int ViewerApp::run(const ViewerRun& run) {
   while (!m_target.should_close()) {
     const Clock::time_point start = Clock::now();
     m_target.poll_events();
-    if (run.exercise_resize) exercise_resize(frame + skipped);
-    const FramebufferSize size = m_target.framebuffer_size();
+    const bool pretend_minimised = run.exercise_resize && exercise_resize(frame + skipped);
+    const FramebufferSize size = pretend_minimised ? FramebufferSize{} : m_target.framebuffer_size();
     if (size.empty()) {
       // Minimised: nothing to draw into. Keep the loop alive without spinning; bounded so --frames ends.
       std::this_thread::sleep_for(std::chrono::milliseconds(16));
@@ -65,7 +68,9 @@ int ViewerApp::run(const ViewerRun& run) {
     SpriteStyle style = m_style;
     style.intensity *= m_controls.brightness;
     // Particles get the area right of the panel, so the scene is centred in what the user sees.
-    const int left = m_controls.panel_visible ? std::min(static_cast<int>(kPanelWidth), size.width / 2) : 0;
+    const float scale = ImGui::GetIO().DisplayFramebufferScale.x;  // panel width is in window units
+    const int panel = static_cast<int>(kPanelWidth * (scale > 0.0f ? scale : 1.0f));
+    const int left = m_controls.panel_visible ? std::min(panel, size.width / 2) : 0;
     m_renderer.draw(m_camera, Viewport{left, 0, size.width - left, size.height}, style);
     glViewport(0, 0, size.width, size.height);
     if (m_controls.panel_visible) m_panel.draw(m_model, m_controls, m_requests);
