@@ -6,10 +6,8 @@
 #include <cstdlib>
 
 #include "render/gl_api.h"
-#include "sim/particle.h"
-#if defined(COALESCE_RENDER_INTEROP)
 #include "render/interop_buffer.h"
-#endif
+#include "sim/particle.h"
 #if defined(COALESCE_HAVE_CUDA) && __has_include("kernels/cuda_backend.h")
 #include "kernels/cuda_backend.h"
 #define COALESCE_VIEWER_HAS_CUDA_BACKEND 1
@@ -46,23 +44,18 @@ RenderPath::RenderPath(Backend& backend, bool cuda_backend, ParticleRenderer& re
     m_notice = "CUDA-GL interop disabled by COALESCE_NO_INTEROP=1: using the copy path (slower)";
     return;
   }
-#if defined(COALESCE_RENDER_INTEROP)
   try {
     m_interop = std::make_unique<InteropBuffer>(renderer.buffer_id());
     m_mode = RenderPathMode::Interop;
   } catch (const InteropError& e) {
     m_notice = std::string(e.what()) + ": using the copy path (slower)";
   }
-#else
-  m_notice = "built without CUDA-GL interop: using the copy path (slower)";
-#endif
 }
 
 RenderPath::~RenderPath() = default;
 
 void RenderPath::update(Backend& backend, PackVariant variant, ParticleRenderer& renderer) {
   const int n = backend.particle_count();
-#if defined(COALESCE_RENDER_INTEROP)
   if (m_mode == RenderPathMode::Interop) {
     CUstream_st* stream = nullptr;
 #if defined(COALESCE_VIEWER_HAS_CUDA_BACKEND)
@@ -74,7 +67,6 @@ void RenderPath::update(Backend& backend, PackVariant variant, ParticleRenderer&
     backend.pack(variant, mapping.data(), MemorySpace::Device);
     return;
   }
-#endif
   m_host.resize(static_cast<size_t>(n) * kRenderFloatsPerParticle);
   backend.pack(variant, m_host.data(), MemorySpace::Host);
   renderer.upload(m_host.data(), n);
