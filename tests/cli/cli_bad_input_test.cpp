@@ -3,6 +3,7 @@
 // running, which these inputs must never reach.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -160,6 +161,20 @@ TEST(CliProgram, VersionPrintsTheRelease) {
   const ProcessResult r = run_coalesce({"--version"});
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_EQ(r.out.rfind("coalesce " COALESCE_VERSION, 0), 0u) << r.out;
+}
+
+TEST(CliProgram, StepsPrintsOneStatsLine) {
+  TestRng rng;
+  const std::string n = std::to_string(rng.uniform_int(2, 400));
+  const std::string steps = std::to_string(rng.uniform_int(0, 20));
+  const ProcessResult r =
+      run_coalesce({"--backend", "cpu", "--scene", "plummer", "--particles", n, "--steps", steps});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+  for (const std::string& needle :
+       {"N=" + n, "steps=" + steps, std::string("drift"), std::string("momentum")})
+    EXPECT_NE(r.out.find(needle), std::string::npos) << needle << " in " << r.out;
 }
 
 }  // namespace
