@@ -22,6 +22,8 @@ double ms_since(std::chrono::steady_clock::time_point start) {
 ViewerApp::ViewerApp(const Options& options, RenderTarget& target, ViewerSimulation& simulation)
     : m_target(target), m_simulation(simulation), m_imgui(target) {
   m_controls.pack = options.pack ? *options.pack : default_pack_variant(m_simulation.backend());
+  m_pack_follows_fastest = !options.pack;
+  m_fastest_pack = m_controls.pack;
   m_controls.particles_input = m_simulation.backend().particle_count();
   if (!options.screenshot.empty()) m_controls.screenshot_path = options.screenshot;
   m_base_notice = m_simulation.backend_notice();
@@ -99,7 +101,12 @@ void ViewerApp::apply_requests() {
   if (r.sweep && !m_sweep.active()) m_sweep.start(m_simulation.backend().layout(), sweep_clock());
   if (const auto next = m_sweep.update(sweep_clock())) r.layout = next;
   if (r.layout && *r.layout != m_simulation.backend().layout()) {
+    // The fastest pack variant is measured per layout: follow it unless the user picked one.
+    const bool follow = m_pack_follows_fastest && m_controls.pack == m_fastest_pack;
     m_simulation.set_layout(*r.layout);
+    if (follow) m_controls.pack = default_pack_variant(m_simulation.backend());
+    m_fastest_pack = m_controls.pack;
+    m_pack_follows_fastest = follow;
     m_stats.on_layout_change();
   }
   if (r.solver) {

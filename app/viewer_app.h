@@ -57,6 +57,8 @@ class ViewerApp {
   std::string m_base_notice;  // the backend's (CPU fallback), kept across rebuilds
   std::uint64_t m_last_clean_step = 0;
   bool m_screenshot_failed = false;
+  bool m_pack_follows_fastest = true;  // no --pack and no choice in the panel yet
+  PackVariant m_fastest_pack = PackVariant::Vector;
   bool m_sweep_in_frames = false;  // COALESCE_VIEWER_SWEEP_FRAMES=K: a scripted sweep, K frames per layout
   std::chrono::steady_clock::time_point m_start = std::chrono::steady_clock::now();
 };
