@@ -10,6 +10,7 @@
 #include "app/viewer_imgui.h"
 #include "app/viewer_model.h"
 #include "app/viewer_panel.h"
+#include "render/gpu_timer.h"
 #include "render/orbit_camera.h"
 #include "render/particle_renderer.h"
 #include "render/render_target.h"
@@ -44,6 +45,7 @@ class ViewerApp {
   ViewerSimulation& m_simulation;
   ImGuiSession m_imgui;
   ParticleRenderer m_renderer;
+  GpuTimer m_render_timer;
   std::unique_ptr<RenderPath> m_path;
   OrbitCamera m_camera;
   SpriteStyle m_style;

@@ -71,7 +71,11 @@ int ViewerApp::run(const ViewerRun& run) {
     const float scale = ImGui::GetIO().DisplayFramebufferScale.x;  // panel width is in window units
     const int panel = static_cast<int>(kPanelWidth * (scale > 0.0f ? scale : 1.0f));
     const int left = m_controls.panel_visible ? std::min(panel, size.width / 2) : 0;
+    // GPU time of the particle pass + tone map: the CPU only issues it, so its wall time hides the cost.
+    m_render_timer.begin();
     m_renderer.draw(m_camera, Viewport{left, 0, size.width - left, size.height}, style);
+    m_render_timer.end();
+    if (const auto gpu_ms = m_render_timer.poll()) m_frames.add_render_gpu(*gpu_ms);
     glViewport(0, 0, size.width, size.height);
     if (m_controls.panel_visible) m_panel.draw(m_model, m_controls, m_requests);
     m_imgui.render();

@@ -9,8 +9,26 @@ namespace {
 void draw_frame_line(const ViewerModel& model) {
   const FrameStats& f = *model.frames;
   ImGui::Text("%.1f FPS   frame %.2f ms", f.fps(), f.frame_ms.value());
-  ImGui::Text("simulation %.2f ms   upload %.2f ms   render %.2f ms", f.simulation_ms.value(),
+  ImGui::Text("CPU: simulation %.2f  upload %.2f  render %.2f ms", f.simulation_ms.value(),
               f.upload_ms.value(), f.render_ms.value());
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "CPU wall time of each step. With the CUDA backend the kernels run asynchronously:\n"
+        "their GPU times are in the kernel table, the draw's in 'render (GPU)'.");
+  // Only the interop path leaves the pack kernel's GPU time out of the upload's CPU time.
+  const InteropCost interop =
+      interop_cost(f, model.stats->kernel(KernelKind::Pack), model.render_path == RenderPathMode::Interop);
+  if (f.render_gpu_ms.count() > 0)
+    ImGui::Text("GPU: render %.2f ms   interop %.1f%% of frame", f.render_gpu_ms.value(),
+                100.0 * interop.share_of_frame);
+  else
+    ImGui::Text("GPU: render -   interop %.1f%% of frame", 100.0 * interop.share_of_frame);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "render (GPU): particle pass + tone map, GL timer queries read back frames later.\n"
+        "interop: (upload CPU time [map + pack launch + unmap] + pack kernel GPU time) / frame\n"
+        "= %.3f ms per frame",
+        interop.milliseconds);
   std::vector<float> history(f.history_frame_ms.begin(), f.history_frame_ms.end());
   if (!history.empty()) {
     ImGui::PlotLines("##frame", history.data(), static_cast<int>(history.size()), 0, "frame ms", 0.0f,

@@ -19,6 +19,10 @@ std::string kernel_label(KernelKind kind) {
   return std::string(to_string(kind));
 }
 
+constexpr const char* kComputeBound =
+    "all-pairs forces are compute-bound (N^2 interactions on 48 N bytes):\n"
+    "GB/s says nothing about this kernel, interactions/s does";
+
 }  // namespace
 
 std::string byte_formula(KernelKind kind, Layout layout, Solver solver) {
@@ -68,12 +72,19 @@ void draw_kernel_section(const ViewerModel& model) {
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", byte_formula(kind, layout, solver).c_str());
       ImGui::TableNextColumn();
       ImGui::Text("%.3f", s.milliseconds.value());
+      const bool by_interactions = headline_metric(kind, solver) == KernelMetric::InteractionsPerSecond;
       ImGui::TableNextColumn();
-      ImGui::Text("%.4g", s.gigabytes_per_second.value());
-      if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s\n%.3g bytes per launch", byte_formula(kind, layout, solver).c_str(), s.bytes);
+      if (by_interactions) {
+        ImGui::TextDisabled("-");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kComputeBound);
+      } else {
+        ImGui::Text("%.4g", s.gigabytes_per_second.value());
+        if (ImGui::IsItemHovered())
+          ImGui::SetTooltip("%s\n%.3g bytes per launch", byte_formula(kind, layout, solver).c_str(), s.bytes);
+      }
       ImGui::TableNextColumn();
-      if (copy_peak > 0) ImGui::Text("%.1f%%", 100.0 * s.gigabytes_per_second.value() / copy_peak);
+      if (copy_peak > 0 && !by_interactions)
+        ImGui::Text("%.1f%%", 100.0 * s.gigabytes_per_second.value() / copy_peak);
       ImGui::TableNextColumn();
       if (kind == KernelKind::Forces) ImGui::Text("%.3g", s.interactions_per_second.value());
     }
@@ -84,31 +95,44 @@ void draw_kernel_section(const ViewerModel& model) {
   const float plot_width = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
   for (KernelKind kind : kTableKernels) {
     const KernelStats& s = model.stats->kernel(kind);
-    if (s.history_gbps.size() < 2) continue;
+    const bool by_interactions = headline_metric(kind, solver) == KernelMetric::InteractionsPerSecond;
+    const std::deque<float>& source = by_interactions ? s.history_interactions : s.history_gbps;
+    if (source.size() < 2) continue;
     if (plotted++ % 2 == 1) ImGui::SameLine();
-    const std::vector<float> history(s.history_gbps.begin(), s.history_gbps.end());
+    const std::vector<float> history(source.begin(), source.end());
     const float top = std::max(*std::max_element(history.begin(), history.end()) * 1.15f, 1e-3f);
-    const std::string overlay = kernel_label(kind) + " GB/s";
+    const std::string overlay = kernel_label(kind) + (by_interactions ? " interactions/s" : " GB/s");
     ImGui::PlotLines(("##h" + kernel_label(kind)).c_str(), history.data(), static_cast<int>(history.size()),
                      0, overlay.c_str(), 0.0f, top, ImVec2(plot_width, 32.0f));
   }
 }
 
+// The number a Compare bar shows: GB/s, or interactions/s where bytes say nothing (all-pairs forces).
+double compare_value(const CompareEntry& c, KernelMetric metric) {
+  return metric == KernelMetric::InteractionsPerSecond ? c.interactions_per_second : c.gigabytes_per_second;
+}
+
 void draw_compare_section(const ViewerModel& model) {
-  if (!ImGui::CollapsingHeader("Compare layouts (GB/s)", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (!ImGui::CollapsingHeader("Compare layouts", ImGuiTreeNodeFlags_DefaultOpen)) return;
   const double copy_peak = model.simulation->backend().device_info().copy_peak_gbps;
-  // One scale per kernel: the copy peak, or the best layout where that is higher (CPU caches).
+  const Solver solver = model.simulation->scene().params.solver;
+  // One scale per kernel: the copy peak, or the best layout where that is higher (CPU caches); for
+  // interactions/s, the best layout.
   double top[kKernelKinds] = {};
   for (KernelKind kind : kCompareKernels) {
-    top[static_cast<int>(kind)] = copy_peak;
+    const KernelMetric metric = headline_metric(kind, solver);
+    top[static_cast<int>(kind)] = metric == KernelMetric::GigabytesPerSecond ? copy_peak : 0.0;
     for (Layout layout : kAllLayouts) {
       top[static_cast<int>(kind)] =
-          std::max(top[static_cast<int>(kind)], model.stats->compare(layout, kind).gigabytes_per_second);
+          std::max(top[static_cast<int>(kind)], compare_value(model.stats->compare(layout, kind), metric));
     }
   }
   if (!ImGui::BeginTable("compare", 4, ImGuiTableFlags_SizingStretchSame)) return;
   ImGui::TableSetupColumn("layout", ImGuiTableColumnFlags_WidthFixed, 48.0f);
-  for (KernelKind kind : kCompareKernels) ImGui::TableSetupColumn(kernel_label(kind).c_str());
+  for (KernelKind kind : kCompareKernels) {
+    const bool by_interactions = headline_metric(kind, solver) == KernelMetric::InteractionsPerSecond;
+    ImGui::TableSetupColumn((kernel_label(kind) + (by_interactions ? " (int/s)" : " (GB/s)")).c_str());
+  }
   ImGui::TableHeadersRow();
   for (Layout layout : kAllLayouts) {
     ImGui::TableNextRow();
@@ -117,15 +141,22 @@ void draw_compare_section(const ViewerModel& model) {
     for (KernelKind kind : kCompareKernels) {
       ImGui::TableNextColumn();
       const CompareEntry& c = model.stats->compare(layout, kind);
+      const KernelMetric metric = headline_metric(kind, solver);
+      const double value = compare_value(c, metric);
       const double scale = top[static_cast<int>(kind)];
       char overlay[48] = "-";
-      if (c.measured) std::snprintf(overlay, sizeof overlay, "%.4g", c.gigabytes_per_second);
-      ImGui::ProgressBar(scale > 0 ? static_cast<float>(c.gigabytes_per_second / scale) : 0.0f,
-                         ImVec2(-1.0f, 0.0f), overlay);
+      if (c.measured) std::snprintf(overlay, sizeof overlay, "%.4g", value);
+      ImGui::ProgressBar(scale > 0 ? static_cast<float>(value / scale) : 0.0f, ImVec2(-1.0f, 0.0f), overlay);
       if (c.measured && ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("%s %s: %.1f GB/s, %.3f ms%s", std::string(to_string(layout)).c_str(),
-                          kernel_label(kind).c_str(), c.gigabytes_per_second, c.milliseconds,
-                          copy_peak > 0 ? " (full bar = copy peak)" : "");
+        if (metric == KernelMetric::InteractionsPerSecond) {
+          ImGui::SetTooltip("%s %s: %.3g interactions/s, %.3f ms (full bar = best layout)\n%s",
+                            std::string(to_string(layout)).c_str(), kernel_label(kind).c_str(), value,
+                            c.milliseconds, kComputeBound);
+        } else {
+          ImGui::SetTooltip("%s %s: %.1f GB/s, %.3f ms%s", std::string(to_string(layout)).c_str(),
+                            kernel_label(kind).c_str(), value, c.milliseconds,
+                            copy_peak > 0 ? " (full bar = copy peak)" : "");
+        }
       }
     }
   }

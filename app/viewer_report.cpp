@@ -41,14 +41,16 @@ json kernels_json(const ViewerModel& model, Layout layout, Solver solver, double
         {"percent_of_copy_peak", copy_peak > 0 ? 100.0 * s.gigabytes_per_second.value() / copy_peak : 0.0},
         {"bytes_per_launch", s.bytes},
         {"byte_formula", byte_formula(kind, layout, solver)},
-        {"samples", s.milliseconds.count()}};
+        {"samples", s.milliseconds.count()},
+        // Which of the numbers the panel shows: GB/s is kept raw but means nothing for all-pairs forces.
+        {"metric", to_string(headline_metric(kind, solver))}};
     if (kind == KernelKind::Forces) k["interactions_per_second"] = s.interactions_per_second.value();
     kernels[text(to_string(kind))] = k;
   }
   return kernels;
 }
 
-json compare_json(const ViewerModel& model) {
+json compare_json(const ViewerModel& model, Solver solver) {
   json compare = json::object();
   for (Layout layout : kAllLayouts) {
     json per_layout = json::object();
@@ -57,7 +59,8 @@ json compare_json(const ViewerModel& model) {
       if (!c.measured) continue;
       per_layout[text(to_string(kind))] = {{"milliseconds", c.milliseconds},
                                            {"gigabytes_per_second", c.gigabytes_per_second},
-                                           {"interactions_per_second", c.interactions_per_second}};
+                                           {"interactions_per_second", c.interactions_per_second},
+                                           {"metric", to_string(headline_metric(kind, solver))}};
     }
     compare[text(to_string(layout))] = per_layout;
   }
@@ -88,6 +91,8 @@ std::string screenshot_json(const ViewerModel& model, const ViewerControls& cont
   const Backend& backend = sim.backend();
   const Scene& scene = sim.scene();
   const FrameStats& f = *model.frames;
+  const InteropCost interop =
+      interop_cost(f, model.stats->kernel(KernelKind::Pack), model.render_path == RenderPathMode::Interop);
   const double copy_peak = backend.device_info().copy_peak_gbps;
   json notices = json::array();
   for (const Notice& n : model.notices) notices.push_back({{"text", n.text}, {"error", n.error}});
@@ -117,10 +122,15 @@ std::string screenshot_json(const ViewerModel& model, const ViewerControls& cont
         {"simulation_ms", f.simulation_ms.value()},
         {"upload_ms", f.upload_ms.value()},
         {"render_ms", f.render_ms.value()},
+        {"render_cpu_ms", f.render_ms.value()},
+        {"render_gpu_ms", f.render_gpu_ms.value()},
+        {"render_gpu_samples", f.render_gpu_ms.count()},
         {"upload_share_of_frame", f.frame_ms.value() > 0 ? f.upload_ms.value() / f.frame_ms.value() : 0.0},
+        {"interop_ms", interop.milliseconds},
+        {"interop_share_of_frame", interop.share_of_frame},
         {"frames", f.frames}}},
       {"kernels", kernels_json(model, backend.layout(), scene.params.solver, copy_peak)},
-      {"compare", compare_json(model)},
+      {"compare", compare_json(model, scene.params.solver)},
       {"notices", notices},
   };
   if (model.non_finite) {

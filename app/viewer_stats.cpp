@@ -10,6 +10,15 @@ void push_history(std::deque<float>& history, T value) {
 }
 }  // namespace
 
+KernelMetric headline_metric(KernelKind kind, Solver solver) {
+  return kind == KernelKind::Forces && solver == Solver::AllPairs ? KernelMetric::InteractionsPerSecond
+                                                                  : KernelMetric::GigabytesPerSecond;
+}
+
+const char* to_string(KernelMetric metric) {
+  return metric == KernelMetric::InteractionsPerSecond ? "interactions_per_second" : "gigabytes_per_second";
+}
+
 void ViewerStats::add(const std::vector<KernelTiming>& timings, Layout current) {
   for (const KernelTiming& t : timings) {
     const int k = static_cast<int>(t.kernel);
@@ -30,6 +39,7 @@ void ViewerStats::add(const std::vector<KernelTiming>& timings, Layout current) 
     s.interactions_per_second.add(t.interactions_per_second());
     s.bytes = t.bytes;
     push_history(s.history_gbps, s.gigabytes_per_second.value());
+    push_history(s.history_interactions, s.interactions_per_second.value());
   }
 }
 
@@ -39,6 +49,7 @@ void ViewerStats::on_layout_change() {
     s.gigabytes_per_second.reset();
     s.interactions_per_second.reset();
     s.history_gbps.clear();
+    s.history_interactions.clear();
   }
 }
 
@@ -54,6 +65,14 @@ void FrameStats::add(double frame, double simulation, double upload, double rend
   render_ms.add(render);
   push_history(history_frame_ms, frame);
   ++frames;
+}
+
+InteropCost interop_cost(const FrameStats& frames, const KernelStats& pack, bool pack_on_gpu) {
+  InteropCost cost;
+  cost.milliseconds =
+      frames.upload_ms.value() + (pack_on_gpu && pack.seen() ? pack.milliseconds.value() : 0.0);
+  cost.share_of_frame = frames.frame_ms.value() > 0 ? cost.milliseconds / frames.frame_ms.value() : 0.0;
+  return cost;
 }
 
 }  // namespace coalesce

@@ -32,15 +32,22 @@ class Ema {
   long m_count = 0;
 };
 
-constexpr int kKernelKinds = 4;  // forces, integrate, pack, convert
+constexpr int kKernelKinds = 4;
+
+// The figure that says how well a kernel does: GB/s for the memory-bound ones, interactions/s for the
+// all-pairs forces, which move 48 N bytes for N^2 interactions (their GB/s is meaningless).
+enum class KernelMetric { GigabytesPerSecond, InteractionsPerSecond };
+KernelMetric headline_metric(KernelKind kind, Solver solver);
+const char* to_string(KernelMetric metric);  // forces, integrate, pack, convert
 constexpr int kHistoryLength = 240;
 
 struct KernelStats {
   Ema milliseconds;
   Ema gigabytes_per_second;
   Ema interactions_per_second;
-  double bytes = 0;                // of the last launch: the byte formula's value
-  std::deque<float> history_gbps;  // smoothed GB/s, oldest first, for PlotLines
+  double bytes = 0;                        // of the last launch: the byte formula's value
+  std::deque<float> history_gbps;          // smoothed GB/s, oldest first, for PlotLines
+  std::deque<float> history_interactions;  // smoothed interactions/s (forces), for all-pairs' plot
   bool seen() const { return milliseconds.count() > 0; }
 };
 
@@ -73,16 +80,27 @@ class ViewerStats {
   std::array<std::array<CompareEntry, kKernelKinds>, 3> m_compare{};
 };
 
-// Frame timing: wall time per frame, and how much of it went to simulation and to rendering (CPU side).
+// Frame timing: wall time per frame, the CPU wall time of its simulation, upload and render steps, and
+// the GPU time of the particle draw + tone map (timer queries, a few frames late).
 struct FrameStats {
   Ema frame_ms{0.05};
-  Ema simulation_ms{0.05};
-  Ema upload_ms{0.05};
-  Ema render_ms{0.05};
+  Ema simulation_ms{0.05};  // CPU wall time: launches only, with the CUDA backend
+  Ema upload_ms{0.05};      // CPU wall time: map + pack launch + unmap, or pack + glBufferSubData
+  Ema render_ms{0.05};      // CPU wall time: issuing the draw, the panel and ImGui's draw lists
+  Ema render_gpu_ms{0.05};  // GPU time: particle pass + tone map (GL_TIME_ELAPSED)
   std::deque<float> history_frame_ms;
   long frames = 0;
   double fps() const { return frame_ms.value() > 0 ? 1000.0 / frame_ms.value() : 0.0; }
   void add(double frame, double simulation, double upload, double render);
+  void add_render_gpu(double milliseconds) { render_gpu_ms.add(milliseconds); }
 };
+
+// The interop's cost per frame: map + unmap and the pack launch (CPU wall, upload_ms) plus the pack
+// kernel's own GPU time when it runs on the GPU (on the CPU backend it is already inside upload_ms).
+struct InteropCost {
+  double milliseconds = 0;
+  double share_of_frame = 0;
+};
+InteropCost interop_cost(const FrameStats& frames, const KernelStats& pack, bool pack_on_gpu);
 
 }  // namespace coalesce

@@ -1,5 +1,5 @@
 // Move-only owners for OpenGL names (buffers, vertex arrays, shaders, programs, framebuffers,
-// renderbuffers, textures): each deletes its name exactly once, in the context that is current.
+// renderbuffers, textures, queries): each deletes its name exactly once, in the context that is current.
 #pragma once
 
 #include <utility>
@@ -77,6 +77,14 @@ struct TextureTraits {
   }
   static void destroy(GLuint id) { glDeleteTextures(1, &id); }
 };
+struct QueryTraits {
+  static GLuint create() {
+    GLuint id = 0;
+    glGenQueries(1, &id);
+    return id;
+  }
+  static void destroy(GLuint id) { glDeleteQueries(1, &id); }
+};
 struct ProgramTraits {
   static GLuint create() { return glCreateProgram(); }
   static void destroy(GLuint id) { glDeleteProgram(id); }
@@ -93,5 +101,6 @@ using GlRenderbuffer = GlObject<RenderbufferTraits>;
 using GlTexture = GlObject<TextureTraits>;
 using GlProgram = GlObject<ProgramTraits>;
 using GlShader = GlObject<ShaderTraits>;
+using GlQuery = GlObject<QueryTraits>;
 
 }  // namespace coalesce

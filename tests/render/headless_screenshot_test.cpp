@@ -40,6 +40,9 @@ TEST(HeadlessScreenshot, ShowsParticlesAndPanelInEveryLayout) {
     expect_screenshot_json(j, particles, layout);
     EXPECT_EQ(j.at("image").at("width"), kWidth);
     EXPECT_NE(j.at("render").at("target").get<std::string>().find("headless EGL"), std::string::npos);
+    // GL timer queries (Mesa has them too): the draw's GPU time arrives a frame later, never zero.
+    EXPECT_GT(j.at("frame").at("render_gpu_ms").get<double>(), 0.0) << j.at("frame").dump();
+    EXPECT_GE(j.at("frame").at("render_gpu_samples").get<int>(), 1);
   }
 }
 

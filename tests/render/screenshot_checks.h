@@ -65,6 +65,19 @@ inline void expect_screenshot_json(const nlohmann::json& j, int particles, const
     EXPECT_FALSE(j.at("kernels").at(kernel).at("byte_formula").get<std::string>().empty()) << kernel;
   }
   EXPECT_GT(j.at("kernels").at("forces").at("interactions_per_second").get<double>(), 0.0);
+  // All-pairs forces are judged by interactions/s; the memory-bound kernels by GB/s.
+  const bool all_pairs = j.at("settings").at("solver") == "all-pairs";
+  EXPECT_EQ(j.at("kernels").at("forces").at("metric"),
+            all_pairs ? "interactions_per_second" : "gigabytes_per_second");
+  EXPECT_EQ(j.at("kernels").at("integrate").at("metric"), "gigabytes_per_second");
+  // The interop share is a fraction of the frame, and the frame's CPU times are all there.
+  const auto& frame = j.at("frame");
+  for (const char* key : {"simulation_ms", "upload_ms", "render_cpu_ms", "interop_ms"})
+    EXPECT_GE(frame.at(key).get<double>(), 0.0) << key;
+  const double share = frame.at("interop_share_of_frame").get<double>();
+  EXPECT_GT(share, 0.0);
+  EXPECT_LT(share, 1.0);
+  EXPECT_GE(share, frame.at("upload_share_of_frame").get<double>());
   EXPECT_TRUE(j.at("compare").at(layout).contains("integrate"));
 }
 
