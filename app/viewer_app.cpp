@@ -11,6 +11,7 @@
 #include "app/viewer_report.h"
 #include "render/gl_api.h"
 #include "render/screenshot.h"
+#include "render/sprite_scale.h"
 
 namespace coalesce {
 namespace {
@@ -88,12 +89,17 @@ void ViewerApp::frame_camera() {
   const float radius = percentile(radii, 0.9);
   m_camera.set_scene_radius(radius);
   m_style.max_speed = 1.5f * percentile(speeds, 0.9);
-  m_style.point_size = 0.012f * radius;
   const double n = static_cast<double>(std::max(1, m_simulation.backend().particle_count()));
+  // Beyond kSpriteReferenceParticles sprites shrink as 1/sqrt(N) with the same light per particle, so
+  // the particle pass shades a bounded number of fragments (one flat pixel each at 16M).
+  const SpriteScale scale = sprite_scale(n);
+  m_style.point_size = 0.012f * radius * scale.size;
+  m_style.max_pixels = std::max(8.0f, kMaxSpritePixels * scale.size);
   // Light per particle: ~1/sqrt(N) while sprites rarely overlap, falling faster beyond 131072 where
   // many particles share each pixel (the tone map then keeps dense cores from clipping).
   const double sparse = 1.0 * std::sqrt(32768.0 / std::min(n, 131072.0));
-  m_style.intensity = static_cast<float>(n <= 131072.0 ? sparse : sparse * std::pow(131072.0 / n, 0.75));
+  m_style.intensity =
+      static_cast<float>(n <= 131072.0 ? sparse : sparse * std::pow(131072.0 / n, 0.75)) * scale.intensity;
 }
 
 void ViewerApp::apply_requests() {

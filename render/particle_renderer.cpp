@@ -67,6 +67,7 @@ void ParticleRenderer::draw_points(const OrbitCamera& camera, int width, int hei
   glUniform1f(glGetUniformLocation(p, "u_viewport_height"), static_cast<float>(height));
   glUniform1f(glGetUniformLocation(p, "u_speed_scale"), 1.0f / std::max(style.max_speed, 1e-6f));
   glUniform1f(glGetUniformLocation(p, "u_intensity"), style.intensity);
+  glUniform1f(glGetUniformLocation(p, "u_max_pixels"), style.max_pixels);
   // Additive blending without depth: a glowing, order-independent cloud.
   glDisable(GL_DEPTH_TEST);
   glEnable(GL_BLEND);

@@ -14,6 +14,7 @@ struct SpriteStyle {
   float point_size = 0.02f;  // world-space diameter
   float max_speed = 1.0f;    // speed at the top of the colour map
   float intensity = 1.0f;    // per-particle light
+  float max_pixels = 64.0f;  // the largest sprite, in pixels
   float background[3] = {0.015f, 0.015f, 0.03f};
 };
 

@@ -10,8 +10,15 @@ uniform float u_point_size;    // world-space diameter
 uniform float u_viewport_height;
 uniform float u_speed_scale;   // 1 / the speed that maps to the top of the colour map
 uniform float u_intensity;     // per-particle brightness, lowered for large N so additive blending keeps detail
+uniform float u_max_pixels;    // largest sprite drawn, in pixels
 
 out vec3 v_colour;
+flat out int v_flat;  // 1: a single pixel without the Gaussian
+
+// Mirrors render/sprite_scale.cpp (drawn_sprite): tiny sprites become one flat pixel carrying the
+// light their Gaussian would have spread, so large N costs one fragment per particle.
+const float kFlatPointPixels = 2.0;
+const float kGaussianFill = 0.19277;  // pi (1 - e^-4) / 16: the Gaussian's share of the sprite square
 
 // Deep blue -> violet -> orange -> pale yellow: slow particles cool, fast ones hot.
 vec3 colour_map(float t) {
@@ -31,8 +38,16 @@ void main() {
   float distance = max(-view_position.z, 1e-3);
   // Projected diameter in pixels: world size * focal length (in pixels) / distance.
   float pixels = u_point_size * u_projection[1][1] * 0.5 * u_viewport_height / distance;
-  gl_PointSize = clamp(pixels, 1.5, 64.0);
-  // Points smaller than their clamp would be too bright: scale down by the area they lost.
-  float area_ratio = min(1.0, (pixels * pixels) / (gl_PointSize * gl_PointSize));
-  v_colour = colour_map(a_position_speed.w * u_speed_scale) * u_intensity * max(area_ratio, 0.25);
+  float light;
+  if (pixels < kFlatPointPixels) {
+    gl_PointSize = 1.0;
+    light = kGaussianFill * pixels * pixels;
+    v_flat = 1;
+  } else {
+    gl_PointSize = min(pixels, u_max_pixels);
+    // Clamped at the top: the sprite keeps its per-pixel light (close particles must not flare).
+    light = 1.0;
+    v_flat = 0;
+  }
+  v_colour = colour_map(a_position_speed.w * u_speed_scale) * (u_intensity * light);
 }
