@@ -33,6 +33,8 @@ ViewerApp::ViewerApp(const Options& options, RenderTarget& target, ViewerSimulat
   m_model.frames = &m_frames;
   m_model.sweep = &m_sweep;
   m_model.target = m_target.description();
+  if (const char* limit = std::getenv("COALESCE_VIEWER_DRAW_LIMIT"))
+    m_draw_limit = std::max(0, std::atoi(limit));
   rebuild_render_path();
   // Headless screenshots with all three layouts in Compare: sweep from the first frame, counted in frames.
   if (const char* frames = std::getenv("COALESCE_VIEWER_SWEEP_FRAMES")) {
@@ -89,17 +91,25 @@ void ViewerApp::frame_camera() {
   const float radius = percentile(radii, 0.9);
   m_camera.set_scene_radius(radius);
   m_style.max_speed = 1.5f * percentile(speeds, 0.9);
-  const double n = static_cast<double>(std::max(1, m_simulation.backend().particle_count()));
+  const int count = std::max(1, m_simulation.backend().particle_count());
+  const double n = static_cast<double>(count);
+  // COALESCE_VIEWER_DRAW_LIMIT: draw every k-th particle with k times the light, for when the
+  // vertex stage rather than the fragments bounds the frame (at most 128: the attribute stride).
+  m_style.stride = m_draw_limit > 0 && count > m_draw_limit
+                       ? std::min(kMaxDrawStride, (count + m_draw_limit - 1) / m_draw_limit)
+                       : 1;
+  const int drawn = ParticleRenderer::drawn_count(count, m_style.stride);
+  m_model.drawn_particles = drawn;
   // Beyond kSpriteReferenceParticles sprites shrink as 1/sqrt(N) with the same light per particle, so
   // the particle pass shades a bounded number of fragments (one flat pixel each at 16M).
-  const SpriteScale scale = sprite_scale(n);
+  const SpriteScale scale = sprite_scale(static_cast<double>(drawn));
   m_style.point_size = 0.012f * radius * scale.size;
   m_style.max_pixels = std::max(8.0f, kMaxSpritePixels * scale.size);
   // Light per particle: ~1/sqrt(N) while sprites rarely overlap, falling faster beyond 131072 where
   // many particles share each pixel (the tone map then keeps dense cores from clipping).
   const double sparse = 1.0 * std::sqrt(32768.0 / std::min(n, 131072.0));
-  m_style.intensity =
-      static_cast<float>(n <= 131072.0 ? sparse : sparse * std::pow(131072.0 / n, 0.75)) * scale.intensity;
+  m_style.intensity = static_cast<float>(n <= 131072.0 ? sparse : sparse * std::pow(131072.0 / n, 0.75)) *
+                      scale.intensity * static_cast<float>(n / static_cast<double>(drawn));
 }
 
 void ViewerApp::apply_requests() {

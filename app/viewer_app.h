@@ -61,6 +61,8 @@ class ViewerApp {
   bool m_screenshot_failed = false;
   bool m_pack_follows_fastest = true;  // no --pack and no choice in the panel yet
   PackVariant m_fastest_pack = PackVariant::Vector;
+  int m_draw_limit = 0;  // COALESCE_VIEWER_DRAW_LIMIT: most particles drawn per frame; 0 = all
+  static constexpr int kMaxDrawStride = 128;
   bool m_sweep_in_frames = false;  // COALESCE_VIEWER_SWEEP_FRAMES=K: a scripted sweep, K frames per layout
   std::chrono::steady_clock::time_point m_start = std::chrono::steady_clock::now();
 };

@@ -58,6 +58,7 @@ struct ViewerModel {
   std::vector<Notice> notices;
   std::optional<NonFiniteReport> non_finite;
   std::string last_screenshot;  // path of the last PNG written
+  int drawn_particles = 0;      // fewer than N only under COALESCE_VIEWER_DRAW_LIMIT
 };
 
 }  // namespace coalesce

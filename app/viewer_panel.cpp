@@ -37,6 +37,9 @@ void draw_frame_line(const ViewerModel& model) {
   const ViewerSimulation& sim = *model.simulation;
   ImGui::Text("step %llu   t = %.4g   N = %d", static_cast<unsigned long long>(sim.step_count()), sim.time(),
               sim.backend().particle_count());
+  if (model.drawn_particles > 0 && model.drawn_particles < sim.backend().particle_count())
+    ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.4f, 1.0f), "drawing %d of them (COALESCE_VIEWER_DRAW_LIMIT)",
+                       model.drawn_particles);
 }
 
 void draw_notices(ViewerModel& model, ViewerRequests& requests) {

@@ -74,7 +74,12 @@ void ParticleRenderer::draw_points(const OrbitCamera& camera, int width, int hei
   glBlendFunc(GL_ONE, GL_ONE);
   glEnable(GL_PROGRAM_POINT_SIZE);
   glBindVertexArray(m_vertex_array.id());
-  glDrawArrays(GL_POINTS, 0, m_particles);
+  // A draw limit reads every stride-th record through the attribute stride: no copy, no index buffer.
+  const int stride = std::max(style.stride, 1);
+  glBindBuffer(GL_ARRAY_BUFFER, m_buffer.id());
+  glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, stride * kRenderFloatsPerParticle * sizeof(float), nullptr);
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+  glDrawArrays(GL_POINTS, 0, drawn_count(m_particles, stride));
   glBindVertexArray(0);
   glDisable(GL_BLEND);
 }

@@ -3,6 +3,7 @@
 // the light on screen. Owns the buffer that the pack writes into.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 
 #include "render/gl_objects.h"
@@ -15,6 +16,7 @@ struct SpriteStyle {
   float max_speed = 1.0f;    // speed at the top of the colour map
   float intensity = 1.0f;    // per-particle light
   float max_pixels = 64.0f;  // the largest sprite, in pixels
+  int stride = 1;            // draw every stride-th particle (a draw limit; 1: all of them)
   float background[3] = {0.015f, 0.015f, 0.03f};
 };
 
@@ -39,6 +41,7 @@ class ParticleRenderer {
 
   GLuint buffer_id() const { return m_buffer.id(); }
   int particles() const { return m_particles; }
+  static int drawn_count(int particles, int stride) { return (particles + stride - 1) / std::max(stride, 1); }
   std::size_t buffer_bytes() const;
 
  private:

@@ -2,6 +2,7 @@
 // the panel, and its JSON holds the panel's numbers; bad screenshot paths are reported, not fatal.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <filesystem>
 
 #include "tests/render/screenshot_checks.h"
@@ -103,6 +104,49 @@ TEST(HeadlessScreenshot, ScriptedSweepFillsCompareForAllLayoutsAndRestoresTheLay
     EXPECT_GT(j.at("compare").at(layout).at("pack").at("gigabytes_per_second").get<double>(), 0.0) << layout;
   }
   EXPECT_EQ(j.at("settings").at("layout"), "soa") << "the sweep must return to the user's layout";
+}
+
+}  // namespace
+}  // namespace coalesce::testing
+
+namespace coalesce::testing {
+namespace {
+
+// Sum of luminance right of the panel: the light the particles put on screen.
+double particle_light(const std::string& png) {
+  const Picture picture = load_picture(png);
+  double sum = 0;
+  for (int y = 0; y < picture.height; ++y)
+    for (int x = kPanelWidthPixels + 2; x < picture.width; ++x) sum += picture.luminance(x, y);
+  return sum;
+}
+
+TEST(HeadlessScreenshot, DrawLimitDrawsEveryKthParticleWithTheirLight) {
+  TestRng rng;
+  const int particles = rng.uniform_int(20000, 40000);
+  const int limit = rng.uniform_int(particles / 6, particles / 2);
+  const int stride = (particles + limit - 1) / limit;
+  ScratchDir dir;
+  auto run = [&](const std::string& name, std::vector<std::string> env) {
+    const std::string png = dir.file(name + ".png");
+    const CommandResult r = run_command({viewer_executable(), "--headless", "--backend", "cpu", "--scene",
+                                         "swirl", "--particles", std::to_string(particles), "--frames", "2",
+                                         "--width", "1280", "--height", "720", "--screenshot", png},
+                                        {"DISPLAY"}, env);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return png;
+  };
+  const std::string all = run("all", {});
+  const std::string limited = run("limited", {"COALESCE_VIEWER_DRAW_LIMIT=" + std::to_string(limit)});
+  EXPECT_EQ(load_screenshot_json(dir.file("all.json")).at("render").at("drawn_particles"), particles);
+  const auto j = load_screenshot_json(dir.file("limited.json"));
+  EXPECT_EQ(j.at("render").at("drawn_particles"), (particles + stride - 1) / stride) << "limit " << limit;
+  EXPECT_EQ(j.at("settings").at("particles"), particles) << "the simulation still runs all of them";
+  // Fewer particles carry their light: the screen is about as bright (the tone map saturates a little).
+  const double ratio = particle_light(limited) / particle_light(all);
+  std::printf("light ratio limited / all: %.3f (stride %d)\n", ratio, stride);
+  EXPECT_GT(ratio, 0.6) << "N " << particles << " limit " << limit;
+  EXPECT_LT(ratio, 1.25) << "N " << particles << " limit " << limit;
 }
 
 }  // namespace
