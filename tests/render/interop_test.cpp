@@ -49,6 +49,11 @@ TEST(Interop, CudaBackendDrawsThroughInteropAndFallsBackWhenDisabled) {
   const auto ja = load_screenshot_json(dir.file("interop.json"));
   expect_screenshot_json(ja, particles, "soa");
   EXPECT_NE(ja.at("render").at("path").get<std::string>().find("interop"), std::string::npos) << ja.dump(2);
+  // The draw's GPU time from timer queries, and the interop share counting the pack kernel's GPU time.
+  EXPECT_GT(ja.at("frame").at("render_gpu_ms").get<double>(), 0.0) << ja.at("frame").dump();
+  EXPECT_GT(ja.at("frame").at("interop_share_of_frame").get<double>(),
+            ja.at("frame").at("upload_share_of_frame").get<double>())
+      << ja.at("frame").dump();
 
   const std::string copy_png = dir.file("copy.png");
   const CommandResult b = run_cuda_headless(copy_png, particles, {"COALESCE_NO_INTEROP=1"});
