@@ -76,8 +76,9 @@ DeviceMemoryEstimate estimate_device_memory(int particles) {
 
 std::string describe_device_memory(const DeviceMemoryEstimate& e, std::size_t free_bytes) {
   char line[200];
+  // One decimal, so a small N does not read "0 MiB" (16,384 particles need 1.25 MiB in all).
   std::snprintf(line, sizeof line,
-                "device memory: state %.0f MiB + render %.0f MiB + scratch %.0f MiB = %.0f of %.0f MiB free",
+                "device memory: state %.1f MiB + render %.1f MiB + scratch %.1f MiB = %.1f of %.0f MiB free",
                 e.state / kMiB, e.render / kMiB, e.scratch / kMiB, e.total() / kMiB, free_bytes / kMiB);
   return line;
 }
