@@ -3,7 +3,6 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <ctime>
 #include <fstream>
 
 #include <unistd.h>
@@ -12,6 +11,7 @@
 #include "app/bench_runner.h"
 #include "app/commands.h"
 #include "app/errors.h"
+#include "app/utc_time.h"
 
 #ifdef COALESCE_HAVE_CUDA
 #include "kernels/device_probe.h"
@@ -75,15 +75,6 @@ std::string reconstructed_command_line(const Options& o, const BenchPlan& plan) 
   line += " --repeats " + std::to_string(plan.repeats);
   if (!o.json.empty()) line += " --json " + o.json;
   return line;
-}
-
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
 }
 
 }  // namespace
