@@ -62,6 +62,11 @@ void set_particles(Options& o, std::string_view v, const ValueContext& c) {
     o.bench_particles.push_back(particle_count(item, list_context));
 }
 
+// 0 draws every particle; a limit below N / 128 still draws N / 128 (the renderer's largest stride).
+void set_draw_limit(Options& o, std::string_view v, const ValueContext& c) {
+  o.draw_limit = static_cast<int>(parse_integer(c, v, 0, kMaxParticles, "an integer >= 0 (0 draws all)"));
+}
+
 void set_dt(Options& o, std::string_view v, const ValueContext& c) {
   o.dt = parse_float(c, v, true);
 }
@@ -158,6 +163,9 @@ const OptionSpec kOptions[] = {
      "preset (plummer, galaxies, disk, cube, swirl) or TOML file (default: galaxies)", set_scene},
     {"--particles", "N", "65536", kViewerBench, "particle count; bench: a comma list of counts",
      set_particles},
+    {"--draw-limit", "N", "4194304", kViewer,
+     "most particles drawn per frame, every k-th with k x the light; 0 = all (default: 4194304)",
+     set_draw_limit},
     {"--dt", "SECONDS", "0.001", kViewerBench, "time step, > 0 (default: the scene's)", set_dt},
     {"--softening", "EPS", "0.05", kViewerBench, "Plummer softening, > 0 (default: the scene's)",
      set_softening},

@@ -12,6 +12,7 @@ namespace coalesce {
 
 enum class Command { Viewer, Bench, Lab };
 enum class BackendChoice { Auto, Cuda, Cpu };
+inline constexpr int kDefaultDrawLimit = 1 << 22;  // --draw-limit's default: 4194304
 
 struct Options {
   Command command = Command::Viewer;
@@ -30,22 +31,25 @@ struct Options {
   std::optional<PackVariant> pack;  // default: fastest measured on this device
   int width = 1600;
   int height = 900;
+  // Viewer: most particles drawn per frame (every k-th, with k times the light); 0 = all. 4M keeps 16M at
+  // >= 60 FPS on an H100, whose point draw is vertex bound (docs/viewer.md, "Draw limit").
+  int draw_limit = kDefaultDrawLimit;
 
   // Viewer and scripting.
   bool headless = false;
-  std::optional<int> frames;       // headless: frames to render before exiting
-  std::string screenshot;          // PNG path; the JSON goes beside it
+  std::optional<int> frames;          // headless: frames to render before exiting
+  std::string screenshot;             // PNG path; the JSON goes beside it
   std::optional<std::int64_t> steps;  // run N steps with no window and exit
-  std::string save_state;          // .npy written at exit
-  std::string load_state;          // .npy to start from
+  std::string save_state;             // .npy written at exit
+  std::string load_state;             // .npy to start from
 
   // bench: sweeps; lab: experiments.
-  std::vector<int> bench_particles;  // empty: the command's defaults
-  std::vector<Layout> bench_layouts; // empty: all
-  std::string json;                  // JSON output path (bench, lab)
-  int repeats = 0;                   // 0: the command's default
-  std::optional<int> lab_size;       // lab: matrix side / element count scale
-  std::vector<std::string> lab_only; // lab: experiment names to run (empty: all)
+  std::vector<int> bench_particles;   // empty: the command's defaults
+  std::vector<Layout> bench_layouts;  // empty: all
+  std::string json;                   // JSON output path (bench, lab)
+  int repeats = 0;                    // 0: the command's default
+  std::optional<int> lab_size;        // lab: matrix side / element count scale
+  std::vector<std::string> lab_only;  // lab: experiment names to run (empty: all)
 };
 
 }  // namespace coalesce

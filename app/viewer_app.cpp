@@ -33,8 +33,11 @@ ViewerApp::ViewerApp(const Options& options, RenderTarget& target, ViewerSimulat
   m_model.frames = &m_frames;
   m_model.sweep = &m_sweep;
   m_model.target = m_target.description();
+  m_controls.draw_limit = std::max(0, options.draw_limit);
+  // COALESCE_VIEWER_DRAW_LIMIT overrides --draw-limit, for scripts written before the option existed.
   if (const char* limit = std::getenv("COALESCE_VIEWER_DRAW_LIMIT"))
-    m_draw_limit = std::max(0, std::atoi(limit));
+    m_controls.draw_limit = std::max(0, std::atoi(limit));
+  m_controls.draw_limit_input = m_controls.draw_limit > 0 ? m_controls.draw_limit : kDefaultDrawLimit;
   rebuild_render_path();
   // Headless screenshots with all three layouts in Compare: sweep from the first frame, counted in frames.
   if (const char* frames = std::getenv("COALESCE_VIEWER_SWEEP_FRAMES")) {
@@ -88,22 +91,26 @@ void ViewerApp::frame_camera() {
     std::nth_element(v.begin(), it, v.end());
     return std::isfinite(*it) && *it > 0 ? *it : 1.0f;
   };
-  const float radius = percentile(radii, 0.9);
-  m_camera.set_scene_radius(radius);
+  m_scene_radius = percentile(radii, 0.9);
+  m_camera.set_scene_radius(m_scene_radius);
   m_style.max_speed = 1.5f * percentile(speeds, 0.9);
+  update_sprite_style();
+}
+
+// Stride, sprite size and light for N and the draw limit; the simulation always steps all N.
+void ViewerApp::update_sprite_style() {
   const int count = std::max(1, m_simulation.backend().particle_count());
   const double n = static_cast<double>(count);
-  // COALESCE_VIEWER_DRAW_LIMIT: draw every k-th particle with k times the light, for when the
-  // vertex stage rather than the fragments bounds the frame (at most 128: the attribute stride).
-  m_style.stride = m_draw_limit > 0 && count > m_draw_limit
-                       ? std::min(kMaxDrawStride, (count + m_draw_limit - 1) / m_draw_limit)
-                       : 1;
+  const int limit = m_controls.draw_limit;
+  // The draw limit: every k-th particle with k times the light, for when the vertex stage rather than
+  // the fragments bounds the frame (H100: ~2.4 ns per point). At most 128: the attribute stride.
+  m_style.stride = limit > 0 && count > limit ? std::min(kMaxDrawStride, (count + limit - 1) / limit) : 1;
   const int drawn = ParticleRenderer::drawn_count(count, m_style.stride);
   m_model.drawn_particles = drawn;
   // Beyond kSpriteReferenceParticles sprites shrink as 1/sqrt(N) with the same light per particle, so
   // the particle pass shades a bounded number of fragments (one flat pixel each at 16M).
   const SpriteScale scale = sprite_scale(static_cast<double>(drawn));
-  m_style.point_size = 0.012f * radius * scale.size;
+  m_style.point_size = 0.012f * m_scene_radius * scale.size;
   m_style.max_pixels = std::max(8.0f, kMaxSpritePixels * scale.size);
   // Light per particle: ~1/sqrt(N) while sprites rarely overlap, falling faster beyond 131072 where
   // many particles share each pixel (the tone map then keeps dense cores from clipping).
@@ -135,10 +142,13 @@ void ViewerApp::apply_requests() {
   } catch (const std::exception& e) {
     add_notice(std::string("could not apply the change: ") + e.what(), true);
   }
+  if (r.draw_limit) m_controls.draw_limit = std::max(0, *r.draw_limit);
   if (r.scene || r.particles) {
     m_stats.reset_all();
     rebuild_render_path();
     m_controls.particles_input = m_simulation.backend().particle_count();
+  } else if (r.draw_limit) {
+    update_sprite_style();  // the camera stays where the user put it
   }
   if (r.reset) {
     m_simulation.reset();

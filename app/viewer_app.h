@@ -34,6 +34,7 @@ class ViewerApp {
   double sweep_clock() const;
   void rebuild_render_path();
   void frame_camera();
+  void update_sprite_style();
   void apply_requests();
   void simulate();
   void check_state();
@@ -61,7 +62,7 @@ class ViewerApp {
   bool m_screenshot_failed = false;
   bool m_pack_follows_fastest = true;  // no --pack and no choice in the panel yet
   PackVariant m_fastest_pack = PackVariant::Vector;
-  int m_draw_limit = 0;  // COALESCE_VIEWER_DRAW_LIMIT: most particles drawn per frame; 0 = all
+  float m_scene_radius = 1.0f;  // 90th percentile of |position| when the camera was last framed
   static constexpr int kMaxDrawStride = 128;
   bool m_sweep_in_frames = false;  // COALESCE_VIEWER_SWEEP_FRAMES=K: a scripted sweep, K frames per layout
   std::chrono::steady_clock::time_point m_start = std::chrono::steady_clock::now();

@@ -31,6 +31,7 @@ struct ViewerRequests {
   std::optional<Solver> solver;
   std::optional<std::string> scene;
   std::optional<int> particles;
+  std::optional<int> draw_limit;  // 0: draw every particle
   bool step_once = false;
   bool screenshot = false;
   bool sweep = false;
@@ -42,7 +43,9 @@ struct ViewerControls {
   PackVariant pack = PackVariant::Vector;
   bool paused = false;
   bool panel_visible = true;
-  int particles_input = 0;  // the N field, applied by its button
+  int particles_input = 0;   // the N field, applied by its button
+  int draw_limit = 0;        // most particles drawn per frame (--draw-limit); 0 = all
+  int draw_limit_input = 0;  // the limit field, applied by its button; kept while "draw all" is on
   std::string screenshot_path = "coalesce-screenshot.png";
   float brightness = 1.0f;
 };
@@ -58,7 +61,7 @@ struct ViewerModel {
   std::vector<Notice> notices;
   std::optional<NonFiniteReport> non_finite;
   std::string last_screenshot;  // path of the last PNG written
-  int drawn_particles = 0;      // fewer than N only under COALESCE_VIEWER_DRAW_LIMIT
+  int drawn_particles = 0;      // fewer than N only when N exceeds the draw limit
 };
 
 }  // namespace coalesce

@@ -6,7 +6,7 @@
 namespace coalesce {
 namespace {
 
-void draw_frame_line(const ViewerModel& model) {
+void draw_frame_line(const ViewerModel& model, const ViewerControls& controls) {
   const FrameStats& f = *model.frames;
   ImGui::Text("%.1f FPS   frame %.2f ms", f.fps(), f.frame_ms.value());
   ImGui::Text("CPU: simulation %.2f  upload %.2f  render %.2f ms", f.simulation_ms.value(),
@@ -38,8 +38,8 @@ void draw_frame_line(const ViewerModel& model) {
   ImGui::Text("step %llu   t = %.4g   N = %d", static_cast<unsigned long long>(sim.step_count()), sim.time(),
               sim.backend().particle_count());
   if (model.drawn_particles > 0 && model.drawn_particles < sim.backend().particle_count())
-    ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.4f, 1.0f), "drawing %d of them (COALESCE_VIEWER_DRAW_LIMIT)",
-                       model.drawn_particles);
+    ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.4f, 1.0f), "drawing %d of them (draw limit %d, same light)",
+                       model.drawn_particles, controls.draw_limit);
 }
 
 void draw_notices(ViewerModel& model, ViewerRequests& requests) {
@@ -74,7 +74,7 @@ void ViewerPanel::draw(ViewerModel& model, ViewerControls& controls, ViewerReque
   const ImGuiWindowFlags flags =
       ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse;
   if (ImGui::Begin("coalesce", nullptr, flags)) {
-    draw_frame_line(model);
+    draw_frame_line(model, controls);
     draw_notices(model, requests);
     if (ImGui::BeginTabBar("tabs")) {
       if (ImGui::BeginTabItem("Viewer")) {

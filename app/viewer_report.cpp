@@ -3,11 +3,11 @@
 
 #include <cerrno>
 #include <cstring>
-#include <ctime>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
 
+#include "app/utc_time.h"
 #include "app/viewer_panel.h"
 
 namespace coalesce {
@@ -67,15 +67,6 @@ json compare_json(const ViewerModel& model, Solver solver) {
   return compare;
 }
 
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buffer[32];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buffer;
-}
-
 }  // namespace
 
 std::string json_path_for(const std::string& png_path) {
@@ -113,6 +104,7 @@ std::string screenshot_json(const ViewerModel& model, const ViewerControls& cont
         {"solver", text(to_string(scene.params.solver))},
         {"scene", scene.name},
         {"particles", backend.particle_count()},
+        {"draw_limit", controls.draw_limit},
         {"seed", scene.seed},
         {"dt", scene.params.dt},
         {"softening", scene.params.softening},

@@ -1,106 +1,19 @@
-// Runs the real coalesce executable with arguments and captures its exit code, stdout and stderr, so the
-// CLI tests check what a user sees. Header-only: the test folder builds only *_test.cpp files.
+// Runs the real coalesce executable with arguments (tests/support/process.h does the work), so the CLI
+// tests check what a user sees.
 #pragma once
 
-#include <fcntl.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <chrono>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
+
+#include "tests/support/process.h"
 
 namespace coalesce::testing {
 
-struct ProcessResult {
-  int exit_code = -1;  // -1: killed by a signal or timed out
-  std::string out;
-  std::string err;
-
-  // stderr's lines (a final line without '\n' counts too).
-  std::vector<std::string> err_lines() const {
-    std::vector<std::string> lines;
-    std::istringstream stream(err);
-    for (std::string line; std::getline(stream, line);) lines.push_back(line);
-    return lines;
-  }
-};
-
-// A fresh directory under the system temp dir, removed with its contents when the object goes.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "coalesce-cli-XXXXXX").string();
-    if (!::mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-    m_path = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(m_path, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  std::string file(const std::string& name) const { return (m_path / name).string(); }
-
- private:
-  std::filesystem::path m_path;
-};
-
-// COALESCE_EXECUTABLE_OVERRIDE lets scripts/gpu-session point the tests at a copied binary.
-inline std::string coalesce_executable() {
-  const char* override_path = std::getenv("COALESCE_EXECUTABLE_OVERRIDE");
-  return override_path && *override_path ? override_path : COALESCE_EXECUTABLE;
-}
-
-inline std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
 // Runs coalesce with `arguments`; kills it after `timeout_seconds`.
 inline ProcessResult run_coalesce(const std::vector<std::string>& arguments, int timeout_seconds = 120) {
-  TempDir capture;
-  const std::string out_path = capture.file("stdout"), err_path = capture.file("stderr");
-  const std::string executable = coalesce_executable();
-  std::vector<char*> argv;
-  argv.push_back(const_cast<char*>(executable.c_str()));
-  for (const std::string& a : arguments) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    const int out_fd = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const int err_fd = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (out_fd < 0 || err_fd < 0) ::_exit(126);
-    ::dup2(out_fd, STDOUT_FILENO);
-    ::dup2(err_fd, STDERR_FILENO);
-    ::execv(argv[0], argv.data());
-    ::_exit(127);
-  }
-  ProcessResult result;
-  if (pid < 0) return result;
-  int status = 0;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_seconds);
-  while (::waitpid(pid, &status, WNOHANG) == 0) {
-    if (std::chrono::steady_clock::now() > deadline) {
-      ::kill(pid, SIGKILL);
-      ::waitpid(pid, &status, 0);
-      result.out = read_file(out_path);
-      result.err = read_file(err_path) + "[test: timed out]";
-      return result;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
-  result.out = read_file(out_path);
-  result.err = read_file(err_path);
-  return result;
+  std::vector<std::string> argv{coalesce_executable()};
+  argv.insert(argv.end(), arguments.begin(), arguments.end());
+  return run_process(argv, {}, {}, timeout_seconds);
 }
 
 }  // namespace coalesce::testing

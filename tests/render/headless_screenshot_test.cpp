@@ -16,25 +16,34 @@ constexpr int kHeight = 900;
 
 std::vector<std::string> headless_command(const std::string& png, int particles, const std::string& layout,
                                           int frames) {
-  return {viewer_executable(), "--headless",
-          "--backend",         "cpu",
-          "--scene",           "galaxies",
-          "--particles",       std::to_string(particles),
-          "--layout",          layout,
-          "--frames",          std::to_string(frames),
-          "--width",           std::to_string(kWidth),
-          "--height",          std::to_string(kHeight),
-          "--screenshot",      png};
+  return {coalesce_executable(),
+          "--headless",
+          "--backend",
+          "cpu",
+          "--scene",
+          "galaxies",
+          "--particles",
+          std::to_string(particles),
+          "--layout",
+          layout,
+          "--frames",
+          std::to_string(frames),
+          "--width",
+          std::to_string(kWidth),
+          "--height",
+          std::to_string(kHeight),
+          "--screenshot",
+          png};
 }
 
 TEST(HeadlessScreenshot, ShowsParticlesAndPanelInEveryLayout) {
   TestRng rng;
   const int particles = rng.uniform_int(2048, 6144);
-  ScratchDir dir;
+  TempDir dir;
   for (const std::string layout : {"aos", "soa", "float4"}) {
     const std::string png = dir.file("shot-" + layout + ".png");
-    const CommandResult r =
-        run_command(headless_command(png, particles, layout, 4), {"DISPLAY", "WAYLAND_DISPLAY"});
+    const ProcessResult r =
+        run_process(headless_command(png, particles, layout, 4), {"DISPLAY", "WAYLAND_DISPLAY"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     expect_panel_and_particles(png, kWidth, kHeight);
     const auto j = load_screenshot_json(dir.file("shot-" + layout + ".json"));
@@ -48,10 +57,10 @@ TEST(HeadlessScreenshot, ShowsParticlesAndPanelInEveryLayout) {
 }
 
 TEST(HeadlessScreenshot, UnwritableJsonIsReportedAndTheRunFinishes) {
-  ScratchDir dir;
+  TempDir dir;
   const std::string png = dir.file("blocked.png");
   std::filesystem::create_directory(dir.file("blocked.json"));  // the JSON path is taken by a directory
-  const CommandResult r = run_command(headless_command(png, 2048, "soa", 3), {"DISPLAY"});
+  const ProcessResult r = run_process(headless_command(png, 2048, "soa", 3), {"DISPLAY"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.err.find("cannot write " + dir.file("blocked.json")), std::string::npos) << r.err;
   // Every frame was still rendered: the PNG of the last frame exists and is complete.
@@ -65,11 +74,11 @@ namespace coalesce::testing {
 namespace {
 
 TEST(HeadlessScreenshot, NonFiniteStatePausesAndNamesTheStep) {
-  ScratchDir dir;
+  TempDir dir;
   const std::string png = dir.file("nan.png");
   // A time step this large overflows positions on the first step.
-  const CommandResult r =
-      run_command({viewer_executable(), "--headless", "--backend", "cpu", "--scene", "cube", "--particles",
+  const ProcessResult r =
+      run_process({coalesce_executable(), "--headless", "--backend", "cpu", "--scene", "cube", "--particles",
                    "1024", "--dt", "1e30", "--frames", "5", "--screenshot", png},
                   {"DISPLAY"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -90,10 +99,10 @@ namespace {
 TEST(HeadlessScreenshot, ScriptedSweepFillsCompareForAllLayoutsAndRestoresTheLayout) {
   TestRng rng;
   const int per_layout = rng.uniform_int(2, 3);
-  ScratchDir dir;
+  TempDir dir;
   const std::string png = dir.file("sweep.png");
-  const CommandResult r = run_command(
-      {viewer_executable(), "--headless", "--backend", "cpu", "--scene", "swirl", "--particles", "4096",
+  const ProcessResult r = run_process(
+      {coalesce_executable(), "--headless", "--backend", "cpu", "--scene", "swirl", "--particles", "4096",
        "--layout", "soa", "--frames", std::to_string(3 * per_layout + 3), "--screenshot", png},
       {"DISPLAY"}, {"COALESCE_VIEWER_SWEEP_FRAMES=" + std::to_string(per_layout)});
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -126,21 +135,28 @@ TEST(HeadlessScreenshot, DrawLimitDrawsEveryKthParticleWithTheirLight) {
   const int particles = rng.uniform_int(20000, 40000);
   const int limit = rng.uniform_int(particles / 6, particles / 2);
   const int stride = (particles + limit - 1) / limit;
-  ScratchDir dir;
-  auto run = [&](const std::string& name, std::vector<std::string> env) {
+  TempDir dir;
+  auto run = [&](const std::string& name, int draw_limit) {
     const std::string png = dir.file(name + ".png");
-    const CommandResult r = run_command({viewer_executable(), "--headless", "--backend", "cpu", "--scene",
-                                         "swirl", "--particles", std::to_string(particles), "--frames", "2",
-                                         "--width", "1280", "--height", "720", "--screenshot", png},
-                                        {"DISPLAY"}, env);
+    const ProcessResult r =
+        run_process({coalesce_executable(), "--headless", "--backend", "cpu", "--scene", "swirl",
+                     "--particles", std::to_string(particles), "--frames", "2", "--width", "1280", "--height",
+                     "720", "--draw-limit", std::to_string(draw_limit), "--screenshot", png},
+                    {"DISPLAY", "COALESCE_VIEWER_DRAW_LIMIT"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     return png;
   };
-  const std::string all = run("all", {});
-  const std::string limited = run("limited", {"COALESCE_VIEWER_DRAW_LIMIT=" + std::to_string(limit)});
-  EXPECT_EQ(load_screenshot_json(dir.file("all.json")).at("render").at("drawn_particles"), particles);
+  // 0 draws all; so does any limit >= N (the default 4194304 included at these sizes).
+  const std::string all = run("all", 0);
+  const std::string above = run("above", rng.uniform_int(particles, 1 << 30));
+  const std::string limited = run("limited", limit);
+  const auto j_all = load_screenshot_json(dir.file("all.json"));
+  EXPECT_EQ(j_all.at("render").at("drawn_particles"), particles);
+  EXPECT_EQ(j_all.at("settings").at("draw_limit"), 0);
+  EXPECT_EQ(load_screenshot_json(dir.file("above.json")).at("render").at("drawn_particles"), particles);
   const auto j = load_screenshot_json(dir.file("limited.json"));
   EXPECT_EQ(j.at("render").at("drawn_particles"), (particles + stride - 1) / stride) << "limit " << limit;
+  EXPECT_EQ(j.at("settings").at("draw_limit"), limit);
   EXPECT_EQ(j.at("settings").at("particles"), particles) << "the simulation still runs all of them";
   // Fewer particles carry their light: the screen is about as bright (the tone map saturates a little).
   const double ratio = particle_light(limited) / particle_light(all);

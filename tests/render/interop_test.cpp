@@ -23,17 +23,27 @@ bool have_cuda_device() {
 #endif
 }
 
-CommandResult run_cuda_headless(const std::string& png, int particles, const std::vector<std::string>& env) {
-  return run_command({viewer_executable(), "--headless",
-                      "--backend",         "cuda",
-                      "--scene",           "swirl",
-                      "--solver",          "attractors",
-                      "--particles",       std::to_string(particles),
-                      "--layout",          "soa",
-                      "--frames",          "30",
-                      "--width",           std::to_string(kWidth),
-                      "--height",          std::to_string(kHeight),
-                      "--screenshot",      png},
+ProcessResult run_cuda_headless(const std::string& png, int particles, const std::vector<std::string>& env) {
+  return run_process({coalesce_executable(),
+                      "--headless",
+                      "--backend",
+                      "cuda",
+                      "--scene",
+                      "swirl",
+                      "--solver",
+                      "attractors",
+                      "--particles",
+                      std::to_string(particles),
+                      "--layout",
+                      "soa",
+                      "--frames",
+                      "30",
+                      "--width",
+                      std::to_string(kWidth),
+                      "--height",
+                      std::to_string(kHeight),
+                      "--screenshot",
+                      png},
                      {"DISPLAY"}, env);
 }
 
@@ -41,9 +51,9 @@ TEST(Interop, CudaBackendDrawsThroughInteropAndFallsBackWhenDisabled) {
   if (!have_cuda_device()) GTEST_SKIP() << "skipped: no CUDA device";
   TestRng rng;
   const int particles = rng.uniform_int(1 << 19, 1 << 21);
-  ScratchDir dir;
+  TempDir dir;
   const std::string interop_png = dir.file("interop.png");
-  const CommandResult a = run_cuda_headless(interop_png, particles, {});
+  const ProcessResult a = run_cuda_headless(interop_png, particles, {});
   ASSERT_EQ(a.exit_code, 0) << a.err;
   expect_panel_and_particles(interop_png, kWidth, kHeight);
   const auto ja = load_screenshot_json(dir.file("interop.json"));
@@ -56,7 +66,7 @@ TEST(Interop, CudaBackendDrawsThroughInteropAndFallsBackWhenDisabled) {
       << ja.at("frame").dump();
 
   const std::string copy_png = dir.file("copy.png");
-  const CommandResult b = run_cuda_headless(copy_png, particles, {"COALESCE_NO_INTEROP=1"});
+  const ProcessResult b = run_cuda_headless(copy_png, particles, {"COALESCE_NO_INTEROP=1"});
   ASSERT_EQ(b.exit_code, 0) << b.err;
   expect_panel_and_particles(copy_png, kWidth, kHeight);
   const auto jb = load_screenshot_json(dir.file("copy.json"));

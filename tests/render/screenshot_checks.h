@@ -41,7 +41,7 @@ inline void expect_panel_and_particles(const std::string& png, int width, int he
 }
 
 inline nlohmann::json load_screenshot_json(const std::string& path) {
-  const std::string text = slurp(path);
+  const std::string text = read_file(path);
   EXPECT_FALSE(text.empty()) << path << " is missing";
   return nlohmann::json::parse(text, nullptr, false);
 }
@@ -57,6 +57,12 @@ inline void expect_screenshot_json(const nlohmann::json& j, int particles, const
   EXPECT_TRUE(j.at("device").contains("copy_peak_gbps"));
   EXPECT_EQ(j.at("settings").at("particles"), particles);
   EXPECT_EQ(j.at("settings").at("layout"), layout);
+  // Everything is drawn unless N exceeds the draw limit (0 = no limit; the default is 4194304).
+  const int draw_limit = j.at("settings").at("draw_limit").get<int>();
+  EXPECT_GE(draw_limit, 0);
+  if (draw_limit == 0 || particles <= draw_limit) {
+    EXPECT_EQ(j.at("render").at("drawn_particles"), particles);
+  }
   EXPECT_GT(j.at("frame").at("fps").get<double>(), 0.0);
   EXPECT_GT(j.at("simulation").at("step").get<int>(), 0);
   for (const char* kernel : {"forces", "integrate", "pack"}) {

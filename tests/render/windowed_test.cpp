@@ -18,7 +18,7 @@ std::vector<std::string> under_xvfb(std::vector<std::string> command) {
 }
 
 std::vector<std::string> windowed_command(const std::string& png, int particles, int frames) {
-  return {viewer_executable(),
+  return {coalesce_executable(),
           "--backend",
           "cpu",
           "--scene",
@@ -41,9 +41,9 @@ TEST(Windowed, ScreenshotUnderXvfbShowsParticlesAndPanel) {
   if (!on_path("xvfb-run")) GTEST_SKIP() << "skipped: xvfb-run not installed (apt-get install xvfb xauth)";
   TestRng rng;
   const int particles = rng.uniform_int(2048, 6144);
-  ScratchDir dir;
+  TempDir dir;
   const std::string png = dir.file("window.png");
-  const CommandResult r = run_command(under_xvfb(windowed_command(png, particles, 6)));
+  const ProcessResult r = run_process(under_xvfb(windowed_command(png, particles, 6)));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   expect_panel_and_particles(png, kWidth, kHeight);
   const auto j = load_screenshot_json(dir.file("window.json"));
@@ -53,11 +53,11 @@ TEST(Windowed, ScreenshotUnderXvfbShowsParticlesAndPanel) {
 
 TEST(Windowed, ResizeAndMinimiseDoNotCrash) {
   if (!on_path("xvfb-run")) GTEST_SKIP() << "skipped: xvfb-run not installed (apt-get install xvfb xauth)";
-  ScratchDir dir;
+  TempDir dir;
   const std::string png = dir.file("resized.png");
   // The hook shrinks the window, minimises it, restores it and sets it to 1280 x 720 before the capture.
-  const CommandResult r =
-      run_command(under_xvfb(windowed_command(png, 2048, 14)), {}, {"COALESCE_VIEWER_TEST_RESIZE=1"});
+  const ProcessResult r =
+      run_process(under_xvfb(windowed_command(png, 2048, 14)), {}, {"COALESCE_VIEWER_TEST_RESIZE=1"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const Picture picture = load_picture(png);
   EXPECT_EQ(picture.width, 1280);
@@ -65,7 +65,7 @@ TEST(Windowed, ResizeAndMinimiseDoNotCrash) {
 }
 
 TEST(Windowed, NoDisplayWithoutHeadlessIsOneLineAndExitTwo) {
-  const CommandResult r = run_command({viewer_executable(), "--backend", "cpu", "--particles", "1024"},
+  const ProcessResult r = run_process({coalesce_executable(), "--backend", "cpu", "--particles", "1024"},
                                       {"DISPLAY", "WAYLAND_DISPLAY"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   ASSERT_FALSE(r.err.empty());
