@@ -8,6 +8,8 @@
 #include <thread>
 #include <vector>
 
+#include <unistd.h>
+
 namespace coalesce {
 
 namespace {
@@ -50,6 +52,9 @@ DeviceInfo cpu_device_info() {
     DeviceInfo d;
     d.name = cpu_model_name();
     d.multiprocessors = static_cast<int>(std::thread::hardware_concurrency());
+    // The CPU backend's "device memory" is the machine's RAM, so the panel does not read 0 GiB.
+    d.memory_bytes =
+        static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
     d.copy_peak_gbps = measure_copy_gbps();
     return d;
   }();
