@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +27,8 @@ struct LabTab::State {
   int experiment = 0;
   int size_choice = 1;  // index into kSides
   std::string error;
+  std::string pending;   // experiment to run on the next draw (COALESCE_VIEWER_LAB), "" when none
+  int pending_side = 0;  // 0: the size control's choice
 #ifdef COALESCE_HAVE_CUDA
   std::optional<lab::LabRun> run;
   std::string ran_name;
@@ -52,6 +55,11 @@ LabTab::LabTab() : m_state(std::make_unique<State>()) {
 }
 
 LabTab::~LabTab() = default;
+
+void LabTab::run_on_first_draw(const std::string& name, int side) {
+  m_state->pending = name;
+  m_state->pending_side = side;
+}
 
 #if defined(COALESCE_HAVE_VIEWER) && defined(COALESCE_HAVE_CUDA)
 namespace {
@@ -82,6 +90,48 @@ void draw_rows(const lab::LabRun& run) {
   ImGui::PopTextWrapPos();
 }
 
+void run_chosen(LabTab::State& s, const lab::LabExperiment& chosen) {
+  lab::LabSettings settings;
+  settings.side = kSides[s.size_choice];
+  settings.repeats = kTabRepeats;
+  settings.seed = static_cast<std::uint32_t>(ImGui::GetFrameCount() * 2654435761u);
+  s.error.clear();
+  try {
+    // Blocks this frame for the run (seconds at most): the numbers are worth more than a smooth frame here.
+    s.run = lab::run_experiments(settings, {&chosen});
+    s.ran_name = chosen.title;
+  } catch (const std::exception& e) {
+    s.run.reset();
+    s.error = e.what();
+  }
+}
+
+// Applies a scripted start: selects the experiment and size, or says why it cannot, and returns what to run.
+const lab::LabExperiment* take_pending(LabTab::State& s) {
+  const std::string name = s.pending;
+  s.pending.clear();
+  const int side = s.pending_side;
+  if (side != 0) {
+    const int* found = std::find(std::begin(kSides), std::end(kSides), side);
+    if (found == std::end(kSides)) {
+      s.error = "COALESCE_VIEWER_LAB_SIZE=" + std::to_string(side) +
+                " is not a size of the tab: use 1024, 4096 or 8192.";
+      return nullptr;
+    }
+    s.size_choice = int(found - std::begin(kSides));
+  }
+  const std::vector<lab::LabExperiment>& experiments = lab::lab_experiments();
+  for (int i = 0; i < int(experiments.size()); ++i)
+    if (experiments[i].name == name) {
+      s.experiment = i;
+      return &experiments[i];
+    }
+  std::string known;
+  for (const lab::LabExperiment& e : experiments) known += (known.empty() ? "" : ", ") + e.name;
+  s.error = "COALESCE_VIEWER_LAB=" + name + " is not a lab experiment: use one of " + known + ".";
+  return nullptr;
+}
+
 }  // namespace
 #endif
 
@@ -93,6 +143,8 @@ void LabTab::draw() {
     return;
   }
 #ifdef COALESCE_HAVE_CUDA
+  if (!s.pending.empty())
+    if (const lab::LabExperiment* scripted = take_pending(s)) run_chosen(s, *scripted);
   const std::vector<lab::LabExperiment>& experiments = lab::lab_experiments();
   s.experiment = std::clamp(s.experiment, 0, int(experiments.size()) - 1);
   const lab::LabExperiment& chosen = experiments[s.experiment];
@@ -102,21 +154,7 @@ void LabTab::draw() {
     ImGui::EndCombo();
   }
   ImGui::Combo("size", &s.size_choice, kSideLabels, IM_ARRAYSIZE(kSideLabels));
-  if (ImGui::Button("Run")) {
-    lab::LabSettings settings;
-    settings.side = kSides[s.size_choice];
-    settings.repeats = kTabRepeats;
-    settings.seed = static_cast<std::uint32_t>(ImGui::GetFrameCount() * 2654435761u);
-    s.error.clear();
-    try {
-      // Blocks this frame for the run (seconds at most): the numbers are worth more than a smooth frame here.
-      s.run = lab::run_experiments(settings, {&chosen});
-      s.ran_name = chosen.title;
-    } catch (const std::exception& e) {
-      s.run.reset();
-      s.error = e.what();
-    }
-  }
+  if (ImGui::Button("Run")) run_chosen(s, chosen);
   ImGui::SameLine();
   ImGui::TextDisabled("bytes: %s", chosen.byte_formula.c_str());
   ImGui::TextWrapped("Lesson: %s", chosen.lesson.c_str());

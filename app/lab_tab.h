@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 
 namespace coalesce {
 
@@ -15,8 +16,13 @@ class LabTab {
   // Draws the tab's contents inside the current ImGui window (the viewer opens the tab itself).
   void draw();
 
+  // Scripted start (COALESCE_VIEWER_LAB): select `name` and run it once on the next draw; side 0 keeps the
+  // size control's default. An unknown name or size becomes an error line in the tab.
+  void run_on_first_draw(const std::string& name, int side);
+
+  struct State;  // opaque; public only so the .cpp's helpers can name it
+
  private:
-  struct State;
   std::unique_ptr<State> m_state;
 };
 

@@ -48,6 +48,11 @@ ViewerApp::ViewerApp(const Options& options, RenderTarget& target, ViewerSimulat
       m_requests.sweep = true;
     }
   }
+  // Headless screenshots of the Lab tab: open it and run the named experiment on its first frame.
+  if (const char* lab = std::getenv("COALESCE_VIEWER_LAB"); lab && *lab) {
+    const char* size = std::getenv("COALESCE_VIEWER_LAB_SIZE");
+    m_panel.open_lab(lab, size ? std::atoi(size) : 0);
+  }
 }
 
 ViewerApp::~ViewerApp() = default;

@@ -66,6 +66,11 @@ void draw_notices(ViewerModel& model, ViewerRequests& requests) {
 
 }  // namespace
 
+void ViewerPanel::open_lab(const std::string& experiment, int side) {
+  m_lab.run_on_first_draw(experiment, side);
+  m_select_lab_frames = 2;  // ImGui applies SetSelected on the frame after the tab bar first appears
+}
+
 void ViewerPanel::draw(ViewerModel& model, ViewerControls& controls, ViewerRequests& requests) {
   const ImGuiIO& io = ImGui::GetIO();
   ImGui::SetNextWindowPos(ImVec2(0.0f, 0.0f), ImGuiCond_Always);
@@ -84,7 +89,9 @@ void ViewerPanel::draw(ViewerModel& model, ViewerControls& controls, ViewerReque
         draw_controls_section(model, controls, requests);
         ImGui::EndTabItem();
       }
-      if (ImGui::BeginTabItem("Lab")) {
+      const ImGuiTabItemFlags lab_flags = m_select_lab_frames > 0 ? ImGuiTabItemFlags_SetSelected : 0;
+      if (m_select_lab_frames > 0) --m_select_lab_frames;
+      if (ImGui::BeginTabItem("Lab", nullptr, lab_flags)) {
         m_lab.draw();
         ImGui::EndTabItem();
       }

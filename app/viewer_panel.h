@@ -14,9 +14,12 @@ constexpr float kPanelWidth = 470.0f;  // the panel sits at the left; particles 
 class ViewerPanel {
  public:
   void draw(ViewerModel& model, ViewerControls& controls, ViewerRequests& requests);
+  // COALESCE_VIEWER_LAB: show the Lab tab from the first frame and run `experiment` there once.
+  void open_lab(const std::string& experiment, int side);
 
  private:
   LabTab m_lab;
+  int m_select_lab_frames = 0;  // frames left that force the Lab tab selected
 };
 
 // Panel sections, one file each (viewer_panel_*.cpp).
