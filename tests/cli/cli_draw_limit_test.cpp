@@ -8,21 +8,11 @@
 #include "app/cli.h"
 #include "app/errors.h"
 #include "tests/cli/run_process.h"
+#include "tests/cli/usage_error.h"
 #include "tests/support/test_random.h"
 
 namespace coalesce::testing {
 namespace {
-
-using Args = std::vector<std::string>;
-
-std::string usage_error(const Args& args) {
-  try {
-    parse_arguments(args);
-  } catch (const UsageError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 TEST(CliDrawLimit, DefaultIsFourMillionAndZeroDrawsAll) {
   EXPECT_EQ(parse_arguments({}).draw_limit, 4194304);

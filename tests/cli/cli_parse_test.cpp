@@ -8,22 +8,14 @@
 
 #include "app/cli.h"
 #include "app/errors.h"
+#include "tests/cli/usage_error.h"
 #include "tests/support/test_random.h"
 
 namespace coalesce {
 namespace {
 
-using Args = std::vector<std::string>;
-
-// The UsageError message for `args`, or "" when they parse.
-std::string usage_error(const Args& args) {
-  try {
-    parse_arguments(args);
-  } catch (const UsageError& e) {
-    return e.what();
-  }
-  return "";
-}
+using testing::Args;
+using testing::usage_error;
 
 std::string float_text(float value) {
   char buffer[32];
