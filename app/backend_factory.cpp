@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <string>
 
-#include "app/errors.h"
+#include "sim/errors.h"
 #include "sim/cpu_backend.h"
 
 #ifdef COALESCE_HAVE_CUDA

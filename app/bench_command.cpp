@@ -1,16 +1,14 @@
 // coalesce bench: builds the sweep from the options, runs it with a progress line on stderr, prints the
 // table and writes the JSON (checked writable before anything runs).
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <fstream>
 
 #include <unistd.h>
 
 #include "app/bench_report.h"
 #include "app/bench_runner.h"
 #include "app/commands.h"
-#include "app/errors.h"
+#include "sim/errors.h"
+#include "sim/output_file.h"
 #include "app/utc_time.h"
 
 #ifdef COALESCE_HAVE_CUDA
@@ -45,18 +43,6 @@ BenchPlan make_plan(const Options& o, bool gpu) {
   return plan;
 }
 
-// Fails before the sweep, not after minutes of measuring.
-void check_writable(const std::string& path) {
-  if (path.empty()) return;
-  std::FILE* probe = std::fopen(path.c_str(), "a");
-  if (probe == nullptr)
-    throw UsageError("--json " + path + ": cannot write there (" + std::strerror(errno) +
-                     "); choose a writable path");
-  const bool was_empty = std::ftell(probe) == 0;
-  std::fclose(probe);
-  if (was_empty) std::remove(path.c_str());
-}
-
 std::string reconstructed_command_line(const Options& o, const BenchPlan& plan) {
   std::string line = "coalesce bench";
   if (o.solver) line += " --solver " + std::string(to_string(*o.solver));
@@ -80,7 +66,6 @@ std::string reconstructed_command_line(const Options& o, const BenchPlan& plan) 
 }  // namespace
 
 int run_bench(const Options& options) {
-  check_writable(options.json);
   BenchResult result;
   result.plan = make_plan(options, cuda_expected(options.backend));
   result.command_line = reconstructed_command_line(options, result.plan);
@@ -96,13 +81,13 @@ int run_bench(const Options& options) {
         }
         std::fflush(stderr);
       });
-  print_bench_table(result, stdout);
+  // With --json -, stdout carries the JSON alone and the table goes to stderr.
+  const bool json_to_stdout = options.json == "-";
+  print_bench_table(result, json_to_stdout ? stderr : stdout);
   if (!options.json.empty()) {
-    std::ofstream out(options.json);
-    out << bench_json(result);
-    if (!out)
-      throw RuntimeFailure("--json " + options.json + ": writing failed; check the disk and the path");
-    std::fprintf(stderr, "coalesce: wrote %s\n", options.json.c_str());
+    const std::string text = bench_json(result);
+    write_output(check_output_path("--json", options.json, StdoutUse::Allow), {text});
+    if (!json_to_stdout) std::fprintf(stderr, "coalesce: wrote %s\n", options.json.c_str());
   }
   return 0;
 }

@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "app/cli_table.h"
-#include "app/errors.h"
+#include "sim/errors.h"
 
 namespace coalesce {
 namespace {

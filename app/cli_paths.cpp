@@ -1,44 +1,20 @@
-// The command-line checks that touch the file system, run before any work so a bad path loses nothing.
-#include <unistd.h>
+// The command-line checks that touch the file system, run before any work so a bad path loses nothing:
+// every input is a readable regular file, every output (sidecars included) can be replaced safely, and no
+// two outputs are the same file.
+#include <sys/stat.h>
 
-#include <filesystem>
 #include <string>
+#include <vector>
 
 #include "app/cli.h"
-#include "app/errors.h"
+#include "app/output_paths.h"
+#include "sim/errors.h"
+#include "sim/input_file.h"
+#include "sim/output_file.h"
 #include "sim/scene.h"
 
 namespace coalesce {
 namespace {
-
-namespace fs = std::filesystem;
-
-// The file itself is not created here: it may be the --load-state input, which must survive until read.
-void check_output(std::string_view flag, const std::string& path) {
-  if (path.empty()) return;
-  fs::path parent = fs::path(path).parent_path();
-  if (parent.empty()) parent = ".";
-  std::error_code error;
-  if (!fs::is_directory(parent, error))
-    throw UsageError(std::string(flag) + " " + path + ": directory '" + parent.string() +
-                     "' does not exist (create it first, or pick another path)");
-  if (fs::is_directory(path, error))
-    throw UsageError(std::string(flag) + " " + path + " is a directory; give a file path");
-  if (::access(parent.c_str(), W_OK) != 0)
-    throw UsageError(std::string(flag) + " " + path + ": directory '" + parent.string() +
-                     "' is not writable (pick another path)");
-}
-
-void check_input(std::string_view flag, const std::string& path) {
-  if (path.empty()) return;
-  std::error_code error;
-  if (!fs::exists(path, error))
-    throw UsageError(std::string(flag) + " " + path + ": no such file (check the path)");
-  if (fs::is_directory(path, error))
-    throw UsageError(std::string(flag) + " " + path + " is a directory; give a file path");
-  if (::access(path.c_str(), R_OK) != 0)
-    throw UsageError(std::string(flag) + " " + path + ": file is not readable (check its permissions)");
-}
 
 std::string preset_list() {
   std::string list;
@@ -46,20 +22,32 @@ std::string preset_list() {
   return list;
 }
 
+void check_scene(const std::string& scene) {
+  if (is_preset(scene)) return;
+  struct stat st {};
+  if (::stat(scene.c_str(), &st) != 0)
+    throw UsageError("--scene '" + scene + "' is neither a preset (" + preset_list() +
+                     ") nor an existing file (check the name or path)");
+  check_input_path("--scene", scene);
+}
+
 }  // namespace
 
 void check_paths(const Options& options) {
-  if (!is_preset(options.scene)) {
-    std::error_code error;
-    if (!fs::exists(options.scene, error))
-      throw UsageError("--scene '" + options.scene + "' is neither a preset (" + preset_list() +
-                       ") nor an existing file (check the name or path)");
-    check_input("--scene", options.scene);
+  check_scene(options.scene);
+  if (!options.load_state.empty()) check_input_path("--load-state", options.load_state);
+  std::vector<OutputFile> outputs;
+  if (!options.screenshot.empty()) {
+    const ScreenshotOutputs shot = check_screenshot_outputs("--screenshot", options.screenshot);
+    outputs = {shot.png, shot.json};
   }
-  check_input("--load-state", options.load_state);
-  check_output("--save-state", options.save_state);
-  check_output("--screenshot", options.screenshot);
-  check_output("--json", options.json);
+  if (!options.save_state.empty()) {
+    outputs.push_back(check_output_path("--save-state", options.save_state));
+    outputs.push_back(
+        check_output_path("--save-state's non-finite copy", non_finite_state_path(options.save_state)));
+  }
+  if (!options.json.empty()) outputs.push_back(check_output_path("--json", options.json, StdoutUse::Allow));
+  check_distinct_outputs(outputs);
 }
 
 }  // namespace coalesce

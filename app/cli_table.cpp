@@ -5,24 +5,24 @@
 #include <iterator>
 #include <string>
 
-#include "app/errors.h"
+#include "sim/errors.h"
 #include "sim/layout.h"
 
 namespace coalesce::cli {
 namespace {
 
-constexpr std::int64_t kMaxParticles = std::int64_t{1} << 30;  // 28 GiB of state: beyond any GPU here
 constexpr std::int64_t kMinPixels = 64;
 constexpr std::int64_t kMaxPixels = 16384;  // the largest GL_MAX_TEXTURE_SIZE commonly found
-constexpr std::int64_t kMaxCount = 1'000'000'000'000;
+constexpr std::int64_t kMaxSteps = 1'000'000'000'000;
+constexpr std::int64_t kMaxFrames = 100'000'000;
+constexpr std::int64_t kMaxRepeats = 100'000;
 
 int particle_count(std::string_view text, const ValueContext& context) {
-  return static_cast<int>(parse_integer(context, text, 1, kMaxParticles, "a positive integer"));
+  return static_cast<int>(parse_integer(context, text, 1, kMaxParticles));
 }
 
 int pixels(std::string_view text, const ValueContext& context) {
-  return static_cast<int>(
-      parse_integer(context, text, kMinPixels, kMaxPixels, "an integer from 64 to 16384"));
+  return static_cast<int>(parse_integer(context, text, kMinPixels, kMaxPixels));
 }
 
 void set_backend(Options& o, std::string_view v, const ValueContext& c) {
@@ -64,15 +64,15 @@ void set_particles(Options& o, std::string_view v, const ValueContext& c) {
 
 // 0 draws every particle; a limit below N / 128 still draws N / 128 (the renderer's largest stride).
 void set_draw_limit(Options& o, std::string_view v, const ValueContext& c) {
-  o.draw_limit = static_cast<int>(parse_integer(c, v, 0, kMaxParticles, "an integer >= 0 (0 draws all)"));
+  o.draw_limit = static_cast<int>(parse_integer(c, v, 0, kMaxParticles, "0 draws all"));
 }
 
 void set_dt(Options& o, std::string_view v, const ValueContext& c) {
-  o.dt = parse_float(c, v, true);
+  o.dt = parse_float(c, v, kTimeStepRange);
 }
-// > 0, not >= 0: all-pairs includes the self term, which is 0/0 without softening (scene files agree).
+// Bounded below: all-pairs includes the self term, m * eps^-3 * 0, which must stay finite (sim/limits.h).
 void set_softening(Options& o, std::string_view v, const ValueContext& c) {
-  o.softening = parse_float(c, v, true);
+  o.softening = parse_float(c, v, kSofteningRange);
 }
 void set_seed(Options& o, std::string_view v, const ValueContext& c) {
   o.seed = parse_unsigned64(c, v);
@@ -94,11 +94,11 @@ void set_headless(Options& o, std::string_view, const ValueContext&) {
 }
 
 void set_frames(Options& o, std::string_view v, const ValueContext& c) {
-  o.frames = static_cast<int>(parse_integer(c, v, 1, 100'000'000, "a positive integer"));
+  o.frames = static_cast<int>(parse_integer(c, v, 1, kMaxFrames));
 }
 
 void set_steps(Options& o, std::string_view v, const ValueContext& c) {
-  o.steps = parse_integer(c, v, 0, kMaxCount, "an integer >= 0");
+  o.steps = parse_integer(c, v, 0, kMaxSteps);
 }
 
 // Paths must not be empty; whether their directory exists is check_paths' job (it touches the disk).
@@ -134,11 +134,17 @@ void set_layouts(Options& o, std::string_view v, const ValueContext& c) {
 }
 
 void set_repeats(Options& o, std::string_view v, const ValueContext& c) {
-  o.repeats = static_cast<int>(parse_integer(c, v, 1, 100'000, "a positive integer"));
+  o.repeats = static_cast<int>(parse_integer(c, v, 1, kMaxRepeats));
 }
 
+// The transpose side: whole 256-wide tiles of the lab's kernels, and at most 1 GiB per matrix.
 void set_size(Options& o, std::string_view v, const ValueContext& c) {
-  o.lab_size = static_cast<int>(parse_integer(c, v, 1, kMaxParticles, "a positive integer"));
+  const auto side = parse_integer(c, v, kMinLabSide, kMaxLabSide, "a multiple of 256");
+  if (side % 256 != 0)
+    throw UsageError(std::string(c.flag) + " " + std::string(v) + " is not a multiple of 256; expected " +
+                     describe_integers(kMinLabSide, kMaxLabSide) + ", a multiple of 256 (try " +
+                     std::string(c.flag) + " " + std::string(c.example) + ", or 1024 for a quick run)");
+  o.lab_size = static_cast<int>(side);
 }
 
 void set_only(Options& o, std::string_view v, const ValueContext& c) {
@@ -153,45 +159,84 @@ void set_version(Options& o, std::string_view, const ValueContext&) {
 
 constexpr unsigned kViewerBench = kViewer | kBench;
 
+// The ranges --help states, from the same constants the parsers check.
+std::string particles_range() {
+  return describe_integers(1, kMaxParticles);
+}
+std::string draw_limit_range() {
+  return describe_integers(0, kMaxParticles);
+}
+std::string dt_range() {
+  return describe(kTimeStepRange);
+}
+std::string softening_range() {
+  return describe(kSofteningRange);
+}
+std::string pixels_range() {
+  return describe_integers(kMinPixels, kMaxPixels);
+}
+std::string frames_range() {
+  return describe_integers(1, kMaxFrames);
+}
+std::string steps_range() {
+  return describe_integers(0, kMaxSteps);
+}
+std::string repeats_range() {
+  return describe_integers(1, kMaxRepeats);
+}
+std::string size_range() {
+  return describe_integers(kMinLabSide, kMaxLabSide) + ", a multiple of 256";
+}
+
 const OptionSpec kOptions[] = {
     {"--backend", "cuda|cpu", "cpu", kViewerBench, "compute backend (default: cuda when a device exists)",
-     set_backend},
-    {"--layout", "aos|soa|float4", "float4", kViewer, "particle memory layout (default: float4)", set_layout},
-    {"--solver", "all-pairs|attractors", "all-pairs", kViewerBench, "force solver (default: the scene's)",
-     set_solver},
-    {"--scene", "NAME|FILE", "galaxies", kViewerBench,
-     "preset (plummer, galaxies, disk, cube, swirl) or TOML file (default: galaxies)", set_scene},
+     set_backend, nullptr},
+    {"--layout", "aos|soa|float4", "float4", kViewer, "particle memory layout (default: float4)", set_layout,
+     nullptr},
+    {"--solver", "all-pairs|attractors", "all-pairs", kViewerBench,
+     "force solver (default: the scene's; attractors borrows the swirl set if the scene has none)",
+     set_solver, nullptr},
+    {"--scene", "NAME|FILE", "galaxies", kViewer,
+     "preset (plummer, galaxies, disk, cube, swirl) or TOML file (default: galaxies)", set_scene, nullptr},
     {"--particles", "N", "65536", kViewerBench, "particle count; bench: a comma list of counts",
-     set_particles},
+     set_particles, particles_range},
     {"--draw-limit", "N", "4194304", kViewer,
      "most particles drawn per frame, every k-th with k x the light; 0 = all (default: 4194304)",
-     set_draw_limit},
-    {"--dt", "SECONDS", "0.001", kViewerBench, "time step, > 0 (default: the scene's)", set_dt},
-    {"--softening", "EPS", "0.05", kViewerBench, "Plummer softening, > 0 (default: the scene's)",
-     set_softening},
-    {"--seed", "S", "42", kViewerBench, "random seed of the initial state (default: the scene's)", set_seed},
+     set_draw_limit, draw_limit_range},
+    {"--dt", "SECONDS", "0.001", kViewer, "time step (default: the scene's)", set_dt, dt_range},
+    {"--softening", "EPS", "0.05", kViewer, "Plummer softening (default: the scene's)", set_softening,
+     softening_range},
+    {"--seed", "S", "42", kViewer, "random seed of the initial state (default: the scene's)", set_seed,
+     nullptr},
     {"--pack", "naive|tiled|tiled-padded|vector", "tiled", kViewer,
-     "render-buffer pack variant (default: fastest measured)", set_pack},
-    {"--width", "PIXELS", "1600", kViewer, "window or image width, 64..16384 (default: 1600)", set_width},
-    {"--height", "PIXELS", "900", kViewer, "window or image height, 64..16384 (default: 900)", set_height},
-    {"--headless", "", "", kViewer, "render offscreen (EGL), no display needed; needs --frames",
-     set_headless},
-    {"--frames", "N", "120", kViewer, "render N frames, then exit (with or without a window)", set_frames},
-    {"--screenshot", "PATH", "out/shot.png", kViewer, "after --frames N, write a PNG and a JSON beside it",
-     set_screenshot},
-    {"--steps", "N", "200", kViewer, "simulate N steps with no window, print stats and exit", set_steps},
-    {"--save-state", "PATH", "out/state.npy", kViewer, "write the final state as .npy (N x 7 float32)",
-     set_save_state},
+     "render-buffer pack variant (default: fastest measured)", set_pack, nullptr},
+    {"--width", "PIXELS", "1600", kViewer, "window or image width (default: 1600)", set_width, pixels_range},
+    {"--height", "PIXELS", "900", kViewer, "window or image height (default: 900)", set_height, pixels_range},
+    {"--headless", "", "", kViewer, "render offscreen (EGL), no display needed; needs --frames", set_headless,
+     nullptr},
+    {"--frames", "N", "120", kViewer, "render N frames, then exit (with or without a window)", set_frames,
+     frames_range},
+    {"--screenshot", "PATH", "out/shot.png", kViewer,
+     "after --frames N, write a PNG and a JSON beside it (PATH minus its extension + .json)", set_screenshot,
+     nullptr},
+    {"--steps", "N", "200", kViewer, "simulate N steps with no window, print stats and exit (Ctrl-C: stop)",
+     set_steps, steps_range},
+    {"--save-state", "PATH", "out/state.npy", kViewer,
+     "write the final state as .npy (N x 7 float32), also after Ctrl-C", set_save_state, nullptr},
     {"--load-state", "PATH", "out/state.npy", kViewer, "start from a .npy state (N comes from the file)",
-     set_load_state},
-    {"--layouts", "LIST", "aos,soa,float4", kBench, "layouts to sweep (default: all)", set_layouts},
-    {"--json", "FILE", "out/results.json", kBench | kLab, "also write the results as JSON", set_json},
+     set_load_state, nullptr},
+    {"--layouts", "LIST", "aos,soa,float4", kBench, "layouts to sweep (default: all)", set_layouts, nullptr},
+    {"--json", "FILE", "out/results.json", kBench | kLab, "also write the results as JSON (- : stdout)",
+     set_json, nullptr},
     {"--repeats", "N", "5", kBench | kLab, "timed repeats per measurement; the median is reported",
-     set_repeats},
-    {"--size", "N", "8192", kLab, "problem size (matrix side / element count scale)", set_size},
-    {"--only", "LIST", "transpose", kLab, "experiments to run, comma-separated (default: all)", set_only},
-    {"--help", "", "", kAll, "print this help and exit", set_help},
-    {"--version", "", "", kAll, "print the version and the features built in, and exit", set_version},
+     set_repeats, repeats_range},
+    {"--size", "N", "8192", kLab, "transpose side; the other experiments scale with it", set_size,
+     size_range},
+    {"--only", "LIST", "transpose", kLab, "experiments to run, comma-separated (default: all)", set_only,
+     nullptr},
+    {"--help", "", "", kAll, "print this help and exit", set_help, nullptr},
+    {"--version", "", "", kAll, "print the version and the features built in, and exit", set_version,
+     nullptr},
 };
 
 }  // namespace

@@ -2,6 +2,7 @@
 // and how its value lands in Options. Both the parser and --help read it, so they cannot disagree.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "app/cli_values.h"
@@ -19,6 +20,7 @@ struct OptionSpec {
   std::string_view help;     // one line for --help
   // Stores the value in Options; throws UsageError for a bad one. `context` names the flag and an example.
   void (*apply)(Options& options, std::string_view value, const ValueContext& context);
+  std::string (*range)();  // the values it accepts, in words, for --help; nullptr where help says it all
 };
 
 // All options, in --help order.

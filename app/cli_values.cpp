@@ -6,7 +6,7 @@
 #include <cmath>
 #include <system_error>
 
-#include "app/errors.h"
+#include "sim/errors.h"
 
 namespace coalesce::cli {
 namespace {
@@ -27,23 +27,19 @@ std::string try_hint(const ValueContext& context) {
 }  // namespace
 
 std::int64_t parse_integer(const ValueContext& context, std::string_view text, std::int64_t lo,
-                           std::int64_t hi, std::string_view wanted) {
+                           std::int64_t hi, std::string_view note) {
+  const std::string wanted = describe_integers(lo, hi) + (note.empty() ? "" : " (" + std::string(note) + ")");
   std::int64_t value = 0;
   const char* end = text.data() + text.size();
   auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  // Overflow is reported as out of range, so "99999999999999999999" does not read as "not a number".
-  if (ec == std::errc::result_out_of_range) {
-    throw UsageError(std::string(context.flag) + " value " + quoted(text) + " is out of range; it must be " +
-                     std::string(wanted) + try_hint(context));
+  // Too large or too small is said as such, so "99999999999999999999" does not read as "not a number".
+  if (ec == std::errc::result_out_of_range ||
+      (ec == std::errc() && ptr == end && (value < lo || value > hi))) {
+    const bool large = text[0] != '-';
+    throw UsageError(std::string(context.flag) + " " + std::string(text) + " is too " +
+                     (large ? "large" : "small") + "; expected " + wanted + try_hint(context));
   }
   if (ec != std::errc() || ptr != end || text.empty()) fail(context, wanted, text);
-  if (value < lo || value > hi) {
-    if (value > hi && lo > 0) {
-      throw UsageError(std::string(context.flag) + " " + std::string(text) + " is too large (at most " +
-                       std::to_string(hi) + ")" + try_hint(context));
-    }
-    fail(context, wanted, text);
-  }
   return value;
 }
 
@@ -57,18 +53,18 @@ std::uint64_t parse_unsigned64(const ValueContext& context, std::string_view tex
   return value;
 }
 
-float parse_float(const ValueContext& context, std::string_view text, bool strictly_positive) {
-  const std::string_view wanted = strictly_positive ? "a finite number > 0" : "a finite number >= 0";
-  float value = 0.0f;
+float parse_float(const ValueContext& context, std::string_view text, const FloatRange& range) {
+  const std::string wanted = describe(range);
+  double value = 0.0;
   const char* end = text.data() + text.size();
   auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (ec == std::errc::result_out_of_range) {
-    throw UsageError(std::string(context.flag) + " value " + quoted(text) +
-                     " does not fit in a float; it must be " + std::string(wanted) + try_hint(context));
+  if (ec == std::errc::result_out_of_range ||
+      (ec == std::errc() && ptr == end && std::isfinite(value) && !range.contains(value))) {
+    throw UsageError(std::string(context.flag) + " " + std::string(text) + " is out of range; expected " +
+                     wanted + try_hint(context));
   }
   if (ec != std::errc() || ptr != end || text.empty() || !std::isfinite(value)) fail(context, wanted, text);
-  if (strictly_positive ? !(value > 0.0f) : !(value >= 0.0f)) fail(context, wanted, text);
-  return value;
+  return static_cast<float>(value);
 }
 
 std::vector<std::string> split_list(const ValueContext& context, std::string_view text) {

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/limits.h"
+
 namespace coalesce::cli {
 
 // What the parsers need to word an error: "--particles must be a positive integer, got 'abc' (try ...)".
@@ -15,13 +17,13 @@ struct ValueContext {
   std::string_view example;  // "65536", used as "(try --particles 65536)"
 };
 
-// An integer in [lo, hi]; `wanted` describes the range in words ("a positive integer").
+// An integer in [lo, hi]; errors state the range, then `note` if given ("0 draws all").
 std::int64_t parse_integer(const ValueContext& context, std::string_view text, std::int64_t lo,
-                           std::int64_t hi, std::string_view wanted);
+                           std::int64_t hi, std::string_view note = "");
 std::uint64_t parse_unsigned64(const ValueContext& context, std::string_view text);
 
-// A finite float, > 0 when `strictly_positive`, else >= 0.
-float parse_float(const ValueContext& context, std::string_view text, bool strictly_positive);
+// A float in `range`; errors state the range.
+float parse_float(const ValueContext& context, std::string_view text, const FloatRange& range);
 
 // Comma-separated items, none empty ("a,b,c"); throws for "", "a,,b" or a trailing comma.
 std::vector<std::string> split_list(const ValueContext& context, std::string_view text);

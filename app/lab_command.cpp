@@ -1,13 +1,13 @@
 // coalesce lab: runs the access-pattern experiments (SPEC section 8), prints the table, writes the JSON.
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "app/commands.h"
-#include "app/errors.h"
+#include "sim/errors.h"
+#include "sim/output_file.h"
 
 #ifdef COALESCE_HAVE_CUDA
 #include <unistd.h>
@@ -25,19 +25,10 @@ namespace coalesce {
 namespace {
 
 constexpr int kDefaultRepeats = 20;
-constexpr int kMinSide = 256;
-constexpr int kMaxSide = 16384;
 
 lab::LabSettings settings_from(const Options& options) {
   lab::LabSettings settings;
-  if (options.lab_size) {
-    const int side = *options.lab_size;
-    if (side < kMinSide || side > kMaxSide || side % 256 != 0)
-      throw UsageError("--size " + std::to_string(side) + " is not a multiple of 256 between " +
-                       std::to_string(kMinSide) + " and " + std::to_string(kMaxSide) +
-                       " (it is the transpose side; e.g. --size 8192, or --size 1024 for a quick run)");
-    settings.side = side;
-  }
+  if (options.lab_size) settings.side = *options.lab_size;  // range checked by the parser
   settings.repeats = options.repeats > 0 ? options.repeats : kDefaultRepeats;
   settings.seed = static_cast<std::uint32_t>(std::random_device{}());
   // scripts/profile: under Nsight Compute every launch is replayed, so launch each kernel only a few times.
@@ -80,13 +71,6 @@ void check_device_memory(const lab::LabSettings& settings) {
                          std::to_string(free_bytes / 1e9).substr(0, 5) + " GB free (try a smaller --size)");
 }
 
-void write_text(const std::string& path, const std::string& text) {
-  std::ofstream file(path, std::ios::binary);
-  file << text;
-  if (!file)
-    throw RuntimeFailure("coalesce lab: cannot write " + path + " (check the folder exists and is writable)");
-}
-
 }  // namespace
 
 int run_lab(const Options& options) {
@@ -94,10 +78,9 @@ int run_lab(const Options& options) {
   const lab::LabSettings settings = settings_from(options);
   const std::vector<const lab::LabExperiment*> experiments = select_experiments(options.lab_only);
   std::string reason;
-  if (!lab::lab_device_available(&reason)) {
-    std::fprintf(stderr, "coalesce lab needs a CUDA device (%s)\n", reason.c_str());
-    return 1;
-  }
+  if (!lab::lab_device_available(&reason))
+    throw RuntimeFailure("coalesce lab needs a CUDA device: " + reason +
+                         "; bench and the viewer run on the CPU without one");
   check_device_memory(settings);
   const bool tty = isatty(STDERR_FILENO) != 0;
   const lab::LabRun run =
@@ -111,10 +94,13 @@ int run_lab(const Options& options) {
                      index + 1, count, e->name.c_str(), e->title.c_str());
         std::fflush(stderr);
       });
-  std::fputs(lab_table(run, experiments).c_str(), stdout);
+  // With --json -, stdout carries the JSON alone and the table goes to stderr.
+  const bool json_to_stdout = options.json == "-";
+  std::fputs(lab_table(run, experiments).c_str(), json_to_stdout ? stderr : stdout);
   if (!options.json.empty()) {
-    write_text(options.json, lab_json(run, experiments));
-    std::fprintf(stderr, "coalesce lab: wrote %s\n", options.json.c_str());
+    const std::string text = lab_json(run, experiments);
+    write_output(check_output_path("--json", options.json, StdoutUse::Allow), {text});
+    if (!json_to_stdout) std::fprintf(stderr, "coalesce lab: wrote %s\n", options.json.c_str());
   }
   int failed = 0;
   for (const lab::LabRow& row : run.rows) failed += row.check_ok ? 0 : 1;
@@ -128,8 +114,9 @@ int run_lab(const Options& options) {
 #else
 
 int run_lab(const Options&) {
-  std::fprintf(stderr, "coalesce lab needs a CUDA device (this build has no CUDA support)\n");
-  return 1;
+  throw RuntimeFailure(
+      "coalesce lab needs a CUDA device, and this build has no CUDA support (build it with the CUDA toolkit "
+      "installed)");
 }
 
 #endif

@@ -1,22 +1,27 @@
 // Entry point: parse the command line, run the chosen command, map failures to exit codes
-// (0 ok, 1 runtime failure, 2 usage error), each failure one line on stderr.
+// (0 ok, 1 runtime failure, 2 usage error, 130 interrupted), each failure one line on stderr.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <new>
 #include <string>
 
 #include "app/cli.h"
 #include "app/commands.h"
-#include "app/errors.h"
-#include "sim/scene.h"
+#include "app/printable.h"
+#include "sim/errors.h"
 
 namespace {
 
-// Exactly one line, whatever the message holds: scripts and tests read stderr line by line.
+// Exactly one line, whatever the message holds: scripts and tests read stderr line by line, and control
+// characters from a file or an argument are shown escaped, never sent to the terminal.
 void print_error(const std::string& message) {
-  std::string line = message.rfind("coalesce: ", 0) == 0 ? message : "coalesce: " + message;
-  for (char& c : line)
+  std::string flat = message;
+  for (char& c : flat)
     if (c == '\n' || c == '\r') c = ' ';
+  std::string line = coalesce::printable(flat);
+  if (line.rfind("coalesce: ", 0) != 0) line = "coalesce: " + line;
   while (!line.empty() && line.back() == ' ') line.pop_back();
   std::fprintf(stderr, "%s\n", line.c_str());
 }
@@ -44,16 +49,11 @@ int run(const coalesce::Options& options) {
   return options.steps ? coalesce::run_steps(options) : coalesce::run_viewer(options);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run_and_report(int argc, char** argv) {
   try {
     return run(coalesce::parse_options(argc, argv));
-  } catch (const coalesce::UsageError& e) {
+  } catch (const coalesce::UsageError& e) {  // scene and state file errors included: they name file and line
     print_error(e.what());
-    return 2;
-  } catch (const coalesce::SceneError& e) {
-    print_error(e.what());  // a bad scene file is bad input: it names the file and the line
     return 2;
   } catch (const coalesce::RuntimeFailure& e) {
     print_error(e.what());
@@ -65,4 +65,16 @@ int main(int argc, char** argv) {
     print_error(e.what());
     return 1;
   }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int code = run_and_report(argc, argv);
+  // Output the user asked for that never arrived (a full disk, a closed pipe) is a failure, not a success.
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    print_error(std::string("cannot write to standard output (") + std::strerror(errno) + ")");
+    return code == 0 ? 1 : code;
+  }
+  return code;
 }

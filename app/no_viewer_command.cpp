@@ -2,7 +2,7 @@
 #ifndef COALESCE_HAVE_VIEWER
 
 #include "app/commands.h"
-#include "app/errors.h"
+#include "sim/errors.h"
 
 namespace coalesce {
 

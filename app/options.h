@@ -13,6 +13,8 @@ namespace coalesce {
 enum class Command { Viewer, Bench, Lab };
 enum class BackendChoice { Auto, Cuda, Cpu };
 inline constexpr int kDefaultDrawLimit = 1 << 22;  // --draw-limit's default: 4194304
+inline constexpr int kMinLabSide = 256;            // lab --size: whole tiles of the transpose kernels
+inline constexpr int kMaxLabSide = 16384;          // 1 GiB per matrix
 
 struct Options {
   Command command = Command::Viewer;

@@ -1,4 +1,5 @@
 // coalesce --steps N: simulate with no window, print one stats line, optionally load and save the state.
+// Ctrl-C stops after the step in progress, saves --save-state and exits 130.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -6,10 +7,11 @@
 
 #include "app/backend_factory.h"
 #include "app/commands.h"
-#include "app/errors.h"
+#include "app/interrupt.h"
 #include "app/run_setup.h"
+#include "app/state_output.h"
 #include "sim/diagnostics.h"
-#include "sim/npy.h"
+#include "sim/errors.h"
 
 namespace coalesce {
 namespace {
@@ -17,25 +19,29 @@ namespace {
 // Energy needs all pairs in double precision on the CPU: cheap below this N, slow above it.
 constexpr int kMaxDiagnosticParticles = 20000;
 
-std::string first_non_finite(const std::vector<Particle>& state) {
-  for (std::size_t i = 0; i < state.size(); ++i) {
-    const Particle& p = state[i];
-    for (float v : {p.x, p.y, p.z, p.vx, p.vy, p.vz, p.mass})
-      if (!std::isfinite(v)) return std::to_string(i);
-  }
-  return {};
-}
-
 std::string format(const char* pattern, double value) {
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, pattern, value);
   return buffer;
 }
 
+std::string energy_text(const Diagnostics& before, const Diagnostics& after) {
+  const double drift = before.total_energy != 0.0
+                           ? std::abs((after.total_energy - before.total_energy) / before.total_energy)
+                           : std::abs(after.total_energy - before.total_energy);
+  const double momentum =
+      std::sqrt(after.momentum.x * after.momentum.x + after.momentum.y * after.momentum.y +
+                after.momentum.z * after.momentum.z);
+  return format(", energy %.6g", after.total_energy) + format(" (drift %.2e)", drift) +
+         format(", |momentum| %.3e", momentum);
+}
+
 }  // namespace
 
 int run_steps(const Options& options) {
-  Scene scene = scene_from_options(options);
+  std::string notice;
+  Scene scene = scene_from_options(options, notice);
+  if (!notice.empty()) std::fprintf(stderr, "coalesce: %s\n", notice.c_str());
   const std::vector<Particle> initial = initial_state_from_options(options, scene);
   const SimParams& params = scene.params;
   const std::int64_t steps = options.steps.value_or(0);
@@ -50,8 +56,10 @@ int run_steps(const Options& options) {
   Diagnostics before{};
   if (diagnose) before = compute_diagnostics(initial, params, clock.time(params.dt));
 
+  const InterruptGuard interrupt;
   const auto start = std::chrono::steady_clock::now();
-  for (std::int64_t s = 0; s < steps; ++s) {
+  std::int64_t done = 0;
+  for (; done < steps && !interrupt.requested(); ++done) {
     backend.step(params, clock.time(params.dt));
     ++clock.step;
   }
@@ -59,40 +67,32 @@ int run_steps(const Options& options) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const std::vector<Particle> final_state = backend.download();
 
-  // Save first: even a state that went non-finite is worth keeping to look at.
-  if (!options.save_state.empty()) {
-    try {
-      save_npy(options.save_state, final_state);
-    } catch (const std::exception& e) {
-      throw RuntimeFailure(std::string("--save-state ") + options.save_state + ": " + e.what());
-    }
-  }
+  const std::string bad = first_non_finite(final_state);
+  const bool saving = !options.save_state.empty();
+  const std::string saved_to = saving ? save_final_state(options.save_state, final_state, bad.empty()) : "";
 
+  const bool stopped = done < steps;
   std::string line = "coalesce: " + backend.name() + ", " + std::string(to_string(options.layout)) + ", " +
                      std::string(to_string(params.solver)) + ", N=" + std::to_string(scene.particles) +
-                     ", steps=" + std::to_string(steps) + ": " + format("%.3f s", seconds);
-  if (steps > 0 && seconds > 0) line += format(", %.1f steps/s", static_cast<double>(steps) / seconds);
-  if (diagnose) {
-    const Diagnostics after = compute_diagnostics(final_state, params, clock.time(params.dt));
-    const double drift = before.total_energy != 0.0
-                             ? std::abs((after.total_energy - before.total_energy) / before.total_energy)
-                             : std::abs(after.total_energy - before.total_energy);
-    const double momentum =
-        std::sqrt(after.momentum.x * after.momentum.x + after.momentum.y * after.momentum.y +
-                  after.momentum.z * after.momentum.z);
-    line += format(", energy %.6g", after.total_energy) + format(" (drift %.2e)", drift) +
-            format(", |momentum| %.3e", momentum);
-  } else {
+                     ", steps=" + std::to_string(done) +
+                     (stopped ? " of " + std::to_string(steps) + " (interrupted)" : "") + ": " +
+                     format("%.3f s", seconds);
+  if (done > 0 && seconds > 0) line += format(", %.1f steps/s", static_cast<double>(done) / seconds);
+  if (diagnose && bad.empty()) {
+    line += energy_text(before, compute_diagnostics(final_state, params, clock.time(params.dt)));
+  } else if (!diagnose) {
     line += ", energy not computed (N > " + std::to_string(kMaxDiagnosticParticles) + ")";
   }
-  if (!options.save_state.empty()) line += ", state saved to " + options.save_state;
+  if (saving && bad.empty()) line += ", state saved to " + saved_to;
   std::puts(line.c_str());
 
-  const std::string bad = first_non_finite(final_state);
-  if (!bad.empty())
-    throw RuntimeFailure("the state is not finite after " + std::to_string(steps) + " steps (particle " +
-                         bad + "); try a smaller --dt or a larger --softening");
-  return 0;
+  if (!bad.empty()) {
+    const std::string where =
+        saving ? "; saved it to " + saved_to + ", leaving " + options.save_state + " untouched" : "";
+    throw RuntimeFailure("the state is not finite after " + std::to_string(done) + " steps (particle " + bad +
+                         ")" + where + "; try a smaller --dt or a larger --softening");
+  }
+  return stopped ? kInterruptedExitCode : 0;
 }
 
 }  // namespace coalesce

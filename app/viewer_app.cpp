@@ -8,10 +8,14 @@
 
 #include <imgui.h>
 
+#include "app/output_paths.h"
+#include "app/printable.h"
 #include "app/viewer_report.h"
 #include "render/gl_api.h"
 #include "render/screenshot.h"
 #include "render/sprite_scale.h"
+#include "sim/errors.h"
+#include "sim/output_file.h"
 
 namespace coalesce {
 namespace {
@@ -27,7 +31,8 @@ ViewerApp::ViewerApp(const Options& options, RenderTarget& target, ViewerSimulat
   m_fastest_pack = m_controls.pack;
   m_controls.particles_input = m_simulation.backend().particle_count();
   if (!options.screenshot.empty()) m_controls.screenshot_path = options.screenshot;
-  m_base_notice = m_simulation.backend_notice();
+  for (const std::string& notice : {m_simulation.backend_notice(), m_simulation.scene_notice()})
+    if (!notice.empty()) m_base_notices.push_back(notice);
   m_model.simulation = &m_simulation;
   m_model.stats = &m_stats;
   m_model.frames = &m_frames;
@@ -65,7 +70,7 @@ double ViewerApp::sweep_clock() const {
 }
 
 void ViewerApp::add_notice(const std::string& text, bool error) {
-  std::fprintf(stderr, "coalesce: %s\n", text.c_str());
+  std::fprintf(stderr, "coalesce: %s\n", printable(text).c_str());
   m_model.notices.push_back({text, error});
   if (m_model.notices.size() > 6) m_model.notices.erase(m_model.notices.begin());
 }
@@ -75,7 +80,7 @@ void ViewerApp::rebuild_render_path() {
   m_path = std::make_unique<RenderPath>(m_simulation.backend(), m_simulation.is_cuda(), m_renderer);
   m_model.render_path = m_path->mode();
   m_model.notices.clear();
-  if (!m_base_notice.empty()) m_model.notices.push_back({m_base_notice, false});
+  for (const std::string& notice : m_base_notices) m_model.notices.push_back({notice, false});
   if (!m_path->notice().empty()) add_notice(m_path->notice(), false);
   frame_camera();
 }
@@ -138,12 +143,14 @@ void ViewerApp::apply_requests() {
     m_stats.on_layout_change();
   }
   if (r.solver) {
-    m_simulation.set_solver(*r.solver);
+    const std::string notice = m_simulation.set_solver(*r.solver);
+    if (!notice.empty()) add_notice(notice, false);
     m_stats.reset_all();
   }
   try {
     if (r.scene) m_simulation.load_scene(*r.scene);
     if (r.particles) m_simulation.reseed(*r.particles);
+    if (r.reset) m_simulation.reset();
   } catch (const std::exception& e) {
     add_notice(std::string("could not apply the change: ") + e.what(), true);
   }
@@ -156,7 +163,6 @@ void ViewerApp::apply_requests() {
     update_sprite_style();  // the camera stays where the user put it
   }
   if (r.reset) {
-    m_simulation.reset();
     m_model.non_finite.reset();
     m_last_clean_step = 0;
     m_controls.paused = false;
@@ -189,19 +195,20 @@ void ViewerApp::check_state() {
 }
 
 void ViewerApp::take_screenshot(const std::string& path, FramebufferSize size) {
-  const Image image = read_framebuffer(size.width, size.height);
-  std::string error = write_png(path, image);
-  if (error.empty())
-    error =
-        write_text_file(json_path_for(path), screenshot_json(m_model, m_controls, size.width, size.height));
-  if (!error.empty()) {
+  try {
+    // Checked again here: the panel's path is typed during the run, and files may have changed since.
+    const ScreenshotOutputs outputs = check_screenshot_outputs("screenshot", path);
+    const std::string png = encode_png(read_framebuffer(size.width, size.height));
+    if (png.empty()) throw RuntimeFailure("screenshot " + path + ": PNG encoding failed");
+    write_output(outputs.png, {png});
+    write_output(outputs.json, {screenshot_json(m_model, m_controls, size.width, size.height)});
+    m_model.last_screenshot = path;
+    std::printf("coalesce: wrote %s and %s\n", path.c_str(), outputs.json.shown.c_str());
+    std::fflush(stdout);
+  } catch (const std::exception& e) {
     m_screenshot_failed = true;
-    add_notice(error, true);
-    return;
+    add_notice(e.what(), true);
   }
-  m_model.last_screenshot = path;
-  std::printf("coalesce: wrote %s and %s\n", path.c_str(), json_path_for(path).c_str());
-  std::fflush(stdout);
 }
 
 }  // namespace coalesce

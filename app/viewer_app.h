@@ -5,6 +5,7 @@
 #include <chrono>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "app/options.h"
 #include "app/viewer_imgui.h"
@@ -17,8 +18,11 @@
 
 namespace coalesce {
 
+class InterruptGuard;
+
 struct ViewerRun {
-  int frames = 0;                // 0: until the window closes
+  int frames = 0;                             // 0: until the window closes
+  const InterruptGuard* interrupt = nullptr;  // Ctrl-C closes the viewer as the window's close button does
   std::string screenshot;        // taken on the last frame (or frame kScreenshotFrame without --frames)
   bool exercise_resize = false;  // COALESCE_VIEWER_TEST_RESIZE=1: resize and minimise the window mid-run
 };
@@ -57,7 +61,8 @@ class ViewerApp {
   ViewerControls m_controls;
   ViewerRequests m_requests;
   ViewerModel m_model;
-  std::string m_base_notice;  // the backend's (CPU fallback), kept across rebuilds
+  std::vector<std::string>
+      m_base_notices;  // the backend's (CPU fallback) and the scene's, kept across rebuilds
   std::uint64_t m_last_clean_step = 0;
   bool m_screenshot_failed = false;
   bool m_pack_follows_fastest = true;  // no --pack and no choice in the panel yet

@@ -6,6 +6,7 @@
 
 #include <imgui.h>
 
+#include "app/interrupt.h"
 #include "app/viewer_app.h"
 #include "app/viewer_input.h"
 #include "render/gl_api.h"
@@ -37,7 +38,7 @@ int ViewerApp::run(const ViewerRun& run) {
   long frame = 0;
   long skipped = 0;
   Clock::time_point last = Clock::now();
-  while (!m_target.should_close()) {
+  while (!m_target.should_close() && !(run.interrupt && run.interrupt->requested())) {
     const Clock::time_point start = Clock::now();
     m_target.poll_events();
     const bool pretend_minimised = run.exercise_resize && exercise_resize(frame + skipped);

@@ -5,11 +5,14 @@
 #include <string>
 
 #include "app/commands.h"
-#include "app/errors.h"
+#include "app/interrupt.h"
+#include "app/printable.h"
+#include "app/state_output.h"
 #include "app/viewer_app.h"
 #include "app/viewer_simulation.h"
 #include "render/glfw_window.h"
 #include "render/headless_context.h"
+#include "sim/errors.h"
 
 namespace coalesce {
 namespace {
@@ -25,6 +28,19 @@ bool env_flag(const char* name) {
   return value && std::string(value) == "1";
 }
 
+// --save-state when the viewer closes (last frame, window closed or Ctrl-C): the state as it is then.
+void save_viewer_state(const std::string& path, ViewerSimulation& simulation) {
+  const std::vector<Particle> state = simulation.backend().download();
+  const std::string bad = first_non_finite(state);
+  const std::string written = save_final_state(path, state, bad.empty());
+  if (!bad.empty())
+    throw RuntimeFailure("the state is not finite at step " + std::to_string(simulation.step_count()) +
+                         " (particle " + bad + "); saved it to " + written + ", leaving " + path +
+                         " untouched");
+  std::fprintf(stderr, "coalesce: state at step %llu saved to %s\n",
+               static_cast<unsigned long long>(simulation.step_count()), written.c_str());
+}
+
 }  // namespace
 
 int run_viewer(const Options& options) {
@@ -38,8 +54,8 @@ int run_viewer(const Options& options) {
 
   // The simulation first: with a CUDA backend, the headless context picks the EGL device of that GPU.
   ViewerSimulation simulation(options);
-  if (!simulation.backend_notice().empty())
-    std::fprintf(stderr, "coalesce: %s\n", simulation.backend_notice().c_str());
+  for (const std::string& notice : {simulation.backend_notice(), simulation.scene_notice()})
+    if (!notice.empty()) std::fprintf(stderr, "coalesce: %s\n", printable(notice).c_str());
 
   std::unique_ptr<RenderTarget> target;
   try {
@@ -55,16 +71,19 @@ int run_viewer(const Options& options) {
     throw RuntimeFailure(std::string("headless rendering unavailable: ") + e.what());
   }
 
+  const InterruptGuard interrupt;
   ViewerRun run;
   run.frames = options.frames.value_or(options.headless ? 10 : 0);
   run.screenshot = options.screenshot;
+  run.interrupt = &interrupt;
   run.exercise_resize = env_flag("COALESCE_VIEWER_TEST_RESIZE");
   int code = 0;
   {
     ViewerApp app(options, *target, simulation);  // GL objects die before the context
     code = app.run(run);
   }
-  return code;
+  if (!options.save_state.empty()) save_viewer_state(options.save_state, simulation);
+  return interrupt.requested() ? kInterruptedExitCode : code;
 }
 
 }  // namespace coalesce

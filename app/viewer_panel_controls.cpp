@@ -5,6 +5,8 @@
 #include <imgui_stdlib.h>
 
 #include "app/viewer_panel.h"
+#include "app/printable.h"
+#include "sim/limits.h"
 
 namespace coalesce {
 namespace {
@@ -55,15 +57,20 @@ void draw_simulation_controls(const ViewerModel& model, ViewerControls& controls
     }
     ImGui::EndCombo();
   }
+  if (!sim.state_file().empty())
+    ImGui::TextDisabled("initial state: %s", printable(sim.state_file()).c_str());
   ImGui::SetNextItemWidth(150.0f);
   ImGui::InputInt("##N", &controls.particles_input, 1024, 65536);
+  controls.particles_input = std::clamp(controls.particles_input, 1, kMaxParticles);  // sim/limits.h
   ImGui::SameLine();
   if (ImGui::Button("set N (re-seeds)") && controls.particles_input > 0)
     requests.particles = controls.particles_input;
   draw_limit_controls(controls, requests);
   SimParams& params = sim.params();
-  ImGui::SliderFloat("dt", &params.dt, 1e-5f, 1e-2f, "%.3g", ImGuiSliderFlags_Logarithmic);
-  ImGui::SliderFloat("softening", &params.softening, 1e-4f, 0.5f, "%.3g", ImGuiSliderFlags_Logarithmic);
+  // AlwaysClamp: a Ctrl-click typed value stays inside the slider, which lies inside sim/limits.h's ranges.
+  constexpr ImGuiSliderFlags kClampedLog = ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp;
+  ImGui::SliderFloat("dt", &params.dt, 1e-5f, 1e-2f, "%.3g", kClampedLog);
+  ImGui::SliderFloat("softening", &params.softening, 1e-4f, 0.5f, "%.3g", kClampedLog);
   ImGui::SliderFloat("brightness", &controls.brightness, 0.1f, 4.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
 }
 

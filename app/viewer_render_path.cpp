@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "render/gl_api.h"
+#include "render/gl_driver.h"
 #include "render/interop_buffer.h"
 #include "sim/particle.h"
 #if defined(COALESCE_HAVE_CUDA) && __has_include("kernels/cuda_backend.h")
@@ -48,7 +49,7 @@ RenderPath::RenderPath(Backend& backend, bool cuda_backend, ParticleRenderer& re
     m_interop = std::make_unique<InteropBuffer>(renderer.buffer_id());
     m_mode = RenderPathMode::Interop;
   } catch (const InteropError& e) {
-    m_notice = std::string(e.what()) + ": using the copy path (slower)";
+    m_notice = interop_unavailable_notice(current_gl_driver(), e.what());
   }
 }
 

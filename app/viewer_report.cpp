@@ -1,10 +1,6 @@
 // Builds the screenshot JSON (schema in docs/viewer.md) from the same model the panel draws.
 #include "app/viewer_report.h"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-
 #include <nlohmann/json.hpp>
 
 #include "app/utc_time.h"
@@ -69,14 +65,6 @@ json compare_json(const ViewerModel& model, Solver solver) {
 
 }  // namespace
 
-std::string json_path_for(const std::string& png_path) {
-  const size_t slash = png_path.find_last_of('/');
-  const size_t dot = png_path.find_last_of('.');
-  if (dot != std::string::npos && (slash == std::string::npos || dot > slash))
-    return png_path.substr(0, dot) + ".json";
-  return png_path + ".json";
-}
-
 std::string screenshot_json(const ViewerModel& model, const ViewerControls& controls, int width, int height) {
   const ViewerSimulation& sim = *model.simulation;
   const Backend& backend = sim.backend();
@@ -102,10 +90,11 @@ std::string screenshot_json(const ViewerModel& model, const ViewerControls& cont
        {{"layout", text(to_string(backend.layout()))},
         {"pack_variant", text(to_string(controls.pack))},
         {"solver", text(to_string(scene.params.solver))},
-        {"scene", scene.name},
+        {"scene", scene.name},  // where solver, dt, softening and attractors came from
+        {"state_file", sim.state_file().empty() ? json(nullptr) : json(sim.state_file())},
         {"particles", backend.particle_count()},
         {"draw_limit", controls.draw_limit},
-        {"seed", scene.seed},
+        {"seed", sim.state_file().empty() ? json(scene.seed) : json(nullptr)},  // no seed made a loaded state
         {"dt", scene.params.dt},
         {"softening", scene.params.softening},
         {"attractors", scene.params.solver == Solver::Attractors ? scene.params.attractors.count : 0},
@@ -123,7 +112,7 @@ std::string screenshot_json(const ViewerModel& model, const ViewerControls& cont
         {"upload_share_of_frame", f.frame_ms.value() > 0 ? f.upload_ms.value() / f.frame_ms.value() : 0.0},
         {"interop_ms", interop.milliseconds},
         {"interop_share_of_frame", interop.share_of_frame},
-        {"frames", f.frames}}},
+        {"frames", f.frames + 1}}},  // this frame is drawn but FrameStats counts it after present()
       {"kernels", kernels_json(model, backend.layout(), scene.params.solver, copy_peak)},
       {"compare", compare_json(model, scene.params.solver)},
       {"notices", notices},
@@ -132,15 +121,6 @@ std::string screenshot_json(const ViewerModel& model, const ViewerControls& cont
     root["non_finite"] = {{"step", model.non_finite->step}, {"particle", model.non_finite->particle}};
   }
   return root.dump(2) + "\n";
-}
-
-std::string write_text_file(const std::string& path, const std::string& contents) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) return "cannot write " + path + ": " + std::strerror(errno);
-  out << contents;
-  out.close();
-  if (!out) return "cannot write " + path + ": write failed";
-  return {};
 }
 
 }  // namespace coalesce

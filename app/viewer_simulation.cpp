@@ -2,12 +2,14 @@
 #include "app/viewer_simulation.h"
 
 #include "app/run_setup.h"
+#include "sim/errors.h"
 
 namespace coalesce {
 
 ViewerSimulation::ViewerSimulation(const Options& options) : m_options(options) {
-  m_scene = scene_from_options(m_options);
+  m_scene = scene_from_options(m_options, m_scene_notice);
   std::vector<Particle> state = initial_state_from_options(m_options, m_scene);
+  m_state_file = m_options.load_state;
   m_selection = make_backend(m_options.backend, m_scene.particles, m_options.layout);
   m_selection.backend->upload(state);
 }
@@ -25,11 +27,8 @@ void ViewerSimulation::set_layout(Layout layout) {
   if (layout != backend().layout()) backend().set_layout(layout);
 }
 
-void ViewerSimulation::set_solver(Solver solver) {
-  m_scene.params.solver = solver;
-  if (solver == Solver::Attractors && m_scene.params.attractors.count == 0) {
-    m_scene.params.attractors = preset_scene("swirl").params.attractors;
-  }
+std::string ViewerSimulation::set_solver(Solver solver) {
+  return use_solver(m_scene, solver);
 }
 
 void ViewerSimulation::rebuild(int particles) {
@@ -42,6 +41,7 @@ void ViewerSimulation::rebuild(int particles) {
   m_selection = std::move(next);
   m_scene = scene;
   m_clock = SimClock{};
+  m_state_file.clear();  // the state now comes from the scene's seed
   ++m_generation;
 }
 
@@ -62,9 +62,14 @@ void ViewerSimulation::load_scene(const std::string& name) {
 }
 
 void ViewerSimulation::reset() {
-  if (!m_options.load_state.empty() && m_scene.particles == backend().particle_count() && m_generation == 0) {
+  if (!m_state_file.empty()) {
     Scene scene = m_scene;
-    backend().upload(initial_state_from_options(m_options, scene));
+    const std::vector<Particle> state = initial_state_from_options(m_options, scene);
+    if (static_cast<int>(state.size()) != backend().particle_count())
+      throw UsageError(m_state_file + " now holds " + std::to_string(state.size()) + " particles, not " +
+                       std::to_string(backend().particle_count()) +
+                       "; set N to re-seed from the scene instead");
+    backend().upload(state);
     m_clock = SimClock{};
     return;
   }

@@ -23,13 +23,16 @@ class ViewerSimulation {
   std::uint64_t step_count() const { return m_clock.step; }
   double time() const { return m_clock.time(m_scene.params.dt); }
   const std::string& backend_notice() const { return m_selection.notice; }
+  const std::string& scene_notice() const { return m_scene_notice; }  // --solver borrowing attractors
+  // The --load-state file the state started from; empty once the state comes from the scene's seed.
+  const std::string& state_file() const { return m_state_file; }
   std::uint64_t generation() const { return m_generation; }
   bool is_cuda() const;
 
-  void advance();                  // one step
-  void set_layout(Layout layout);  // converts in place: the state is kept bitwise
-  void set_solver(Solver solver);  // attractors borrow the swirl preset's set when the scene has none
-  void reseed(int particles);      // new N: new backend, state regenerated from the scene's seed
+  void advance();                            // one step
+  void set_layout(Layout layout);            // converts in place: the state is kept bitwise
+  std::string set_solver(Solver solver);     // use_solver(): returns its notice, if any
+  void reseed(int particles);                // new N: new backend, state regenerated from the scene's seed
   void load_scene(const std::string& name);  // keeps the current N
   void reset();                              // back to the initial state of the current scene and N
 
@@ -41,6 +44,8 @@ class ViewerSimulation {
   BackendSelection m_selection;
   SimClock m_clock;
   std::uint64_t m_generation = 0;
+  std::string m_scene_notice;
+  std::string m_state_file;
 };
 
 }  // namespace coalesce

@@ -88,11 +88,24 @@ int cuda_device_count(std::string* why) {
   const cudaError_t error = cudaGetDeviceCount(&count);
   if (error != cudaSuccess) {
     (void)cudaGetLastError();  // "no device" must not poison later, unrelated checks
-    if (why != nullptr) *why = cudaGetErrorString(error);
+    if (why != nullptr) *why = no_device_reason(error);
     return 0;
   }
-  if (count == 0 && why != nullptr) *why = "the CUDA runtime reports 0 devices";
+  if (count == 0 && why != nullptr) *why = "no NVIDIA GPU found (the CUDA runtime reports 0 devices)";
   return count;
+}
+
+std::string no_device_reason(cudaError_t error) {
+  switch (error) {
+    case cudaErrorInsufficientDriver:
+      // What a machine with no NVIDIA driver at all reports too: libcuda is the driver.
+      return "no usable NVIDIA driver: none is loaded, or it is older than this build's CUDA " +
+             std::to_string(CUDART_VERSION / 1000) + " runtime needs (install or update the NVIDIA driver)";
+    case cudaErrorNoDevice:
+      return "no NVIDIA GPU found";
+    default:
+      return std::string("the CUDA runtime failed: ") + cudaGetErrorString(error);
+  }
 }
 
 std::size_t free_device_memory(int device) {

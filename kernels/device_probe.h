@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include <cuda_runtime_api.h>
+
 #include "sim/backend.h"
 
 namespace coalesce {
@@ -28,8 +30,10 @@ DeviceMemoryEstimate estimate_device_memory(int particles);
 // "device memory: state X MiB + render Y MiB + scratch Z MiB = T of A MiB free".
 std::string describe_device_memory(const DeviceMemoryEstimate& estimate, std::size_t free_bytes);
 
-// Number of CUDA devices; 0 with `why` set to CUDA's message when the runtime finds none.
+// Number of CUDA devices; 0 with `why` set to the cause and the fix when there is none.
 int cuda_device_count(std::string* why);
+// The cause and the fix for a failed device query, in words ("no usable NVIDIA driver: ...").
+std::string no_device_reason(cudaError_t error);
 std::size_t free_device_memory(int device);
 
 // Throws DeviceMemoryError when the estimate exceeds the free memory of `device`.

@@ -27,7 +27,9 @@ std::string last_glfw_error() {
 }  // namespace
 
 GlfwWindow::GlfwWindow(int width, int height, const std::string& title) {
-  glfwSetErrorCallback(report_glfw_error);
+  // No callback until the window is up: a failure to open one is reported once, in WindowError's line,
+  // with GLFW's own words read back through glfwGetError.
+  glfwSetErrorCallback(nullptr);
   if (!glfwInit()) {
     throw WindowError("cannot open a window (" + last_glfw_error() + "): run with --headless");
   }
@@ -41,6 +43,7 @@ GlfwWindow::GlfwWindow(int width, int height, const std::string& title) {
     glfwTerminate();
     throw WindowError("cannot create an OpenGL 4.3 core window (" + why + "): run with --headless");
   }
+  glfwSetErrorCallback(report_glfw_error);
   glfwMakeContextCurrent(m_window);
   glfwSwapInterval(1);
   if (!gladLoadGL(reinterpret_cast<GLADloadfunc>(glfwGetProcAddress))) {

@@ -15,7 +15,7 @@ InteropBuffer::InteropBuffer(GLuint buffer) {
       cudaGraphicsGLRegisterBuffer(&m_resource, buffer, cudaGraphicsRegisterFlagsWriteDiscard);
   if (status != cudaSuccess) {
     cudaGetLastError();  // clear the sticky-free error so later CUDA calls do not see it
-    throw InteropError(std::string("CUDA-GL interop unavailable (") + cudaGetErrorString(status) + ")");
+    throw InteropError(std::string("cudaGraphicsGLRegisterBuffer: ") + cudaGetErrorString(status));
   }
 }
 

@@ -1,10 +1,7 @@
-// Framebuffer read-back and PNG encoding; errors come back as text so the caller can show them.
+// Framebuffer read-back and PNG encoding; the caller writes the bytes (sim/output_file.h).
 #include "render/screenshot.h"
 
-#include <cerrno>
-#include <cstdio>
 #include <cstring>
-#include <memory>
 
 #include <stb_image_write.h>
 
@@ -30,20 +27,14 @@ Image read_framebuffer(int width, int height) {
   return image;
 }
 
-std::string write_png(const std::string& path, const Image& image) {
-  // fopen first, so a bad path reports the system's reason rather than stb's bare failure.
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "wb"), &std::fclose);
-  if (!file) return "cannot write screenshot " + path + ": " + std::strerror(errno);
+std::string encode_png(const Image& image) {
+  std::string bytes;
   auto sink = [](void* context, void* data, int size) {
-    std::fwrite(data, 1, static_cast<size_t>(size), static_cast<std::FILE*>(context));
+    static_cast<std::string*>(context)->append(static_cast<const char*>(data), static_cast<size_t>(size));
   };
-  const int ok = stbi_write_png_to_func(sink, file.get(), image.width, image.height, 4, image.rgba.data(),
-                                        image.width * 4);
-  if (!ok || std::ferror(file.get()))
-    return "cannot write screenshot " + path + ": PNG encoding or write failed";
-  if (std::fclose(file.release()) != 0)
-    return "cannot write screenshot " + path + ": " + std::strerror(errno);
-  return {};
+  if (!stbi_write_png_to_func(sink, &bytes, image.width, image.height, 4, image.rgba.data(), image.width * 4))
+    return {};
+  return bytes;
 }
 
 }  // namespace coalesce

@@ -16,7 +16,8 @@ struct Image {
 // glReadPixels of the bound read framebuffer, flipped so the first row is the top of the screen.
 Image read_framebuffer(int width, int height);
 
-// Returns an empty string on success, else one line: the path and why it could not be written.
-std::string write_png(const std::string& path, const Image& image);
+// The image as PNG file bytes (stb_image_write); empty if encoding failed. The caller writes them through
+// sim/output_file.h.
+std::string encode_png(const Image& image);
 
 }  // namespace coalesce

@@ -1,5 +1,5 @@
-// The two kinds of failure the commands report: usage errors (exit 2) and runtime failures (exit 1).
-// Each what() is one line naming the problem and the fix.
+// The two kinds of failure every part of the program reports: usage errors (exit 2: what the user typed or
+// pointed at is wrong) and runtime failures (exit 1). Each what() is one line naming the problem and the fix.
 #pragma once
 
 #include <stdexcept>

@@ -2,13 +2,11 @@
 #include "sim/npy.h"
 
 #include <cmath>
-#include <cstdint>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 
+#include "sim/input_file.h"
+#include "sim/limits.h"
 #include "sim/npy_header.h"
-#include "sim/scene.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "npy.cpp reads and writes '<f4' by memcpy and needs a little-endian host"
@@ -22,8 +20,8 @@ constexpr char kMagic[] = "\x93NUMPY";
 constexpr std::size_t kMagicSize = 6;
 constexpr const char* kFieldNames[kFieldsPerParticle] = {"x", "y", "z", "vx", "vy", "vz", "mass"};
 
-[[noreturn]] void fail(const std::string& path, const std::string& message) {
-  throw NpyError(path + ": " + message);
+[[noreturn]] void fail(const std::string& name, const std::string& message) {
+  throw NpyError(name + ": " + message);
 }
 
 std::string shape_text(const std::vector<std::int64_t>& shape) {
@@ -38,79 +36,102 @@ std::uint32_t little_endian(const unsigned char* p, int bytes) {
   return v;
 }
 
-}  // namespace
+// Where the records start and how many there are: checks everything up to the data against `size`.
+struct Layout {
+  std::uint64_t data_offset = 0;
+  std::size_t particles = 0;
+};
 
-void save_npy(const std::string& path, const std::vector<Particle>& particles) {
-  std::string dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (" +
-                     std::to_string(particles.size()) + ", " + std::to_string(kFieldsPerParticle) + "), }";
-  // Magic (6) + version (2) + length (2) + dict + '\n' is padded with spaces to a multiple of 64, as NumPy
-  // does.
-  const std::size_t unpadded = 10 + dict.size() + 1;
-  dict.append((64 - unpadded % 64) % 64, ' ');
-  dict += '\n';
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) fail(path, "cannot open for writing; expected a writable path");
-  const unsigned char version_and_length[4] = {1, 0, static_cast<unsigned char>(dict.size() & 0xff),
-                                               static_cast<unsigned char>(dict.size() >> 8)};
-  out.write(kMagic, kMagicSize);
-  out.write(reinterpret_cast<const char*>(version_and_length), 4);
-  out.write(dict.data(), static_cast<std::streamsize>(dict.size()));
-  out.write(reinterpret_cast<const char*>(particles.data()),
-            static_cast<std::streamsize>(particles.size() * sizeof(Particle)));
-  out.flush();
-  if (!out)
-    fail(path,
-         "write failed (disk full?); expected to write " + std::to_string(particles.size()) + " particles");
-}
-
-std::vector<Particle> load_npy(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, "cannot open state file; expected a readable .npy file");
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const auto* u = reinterpret_cast<const unsigned char*>(bytes.data());
-  if (bytes.size() < 10 || std::memcmp(bytes.data(), kMagic, kMagicSize) != 0)
-    fail(path, "not a NumPy file (bad magic); expected a .npy file written by numpy.save");
-  const int major = u[6], minor = u[7];
+Layout read_layout(const std::string& name, std::uint64_t size, const ReadAt& read) {
+  unsigned char start[12] = {};
+  if (size < 10) fail(name, "not a NumPy file (" + std::to_string(size) + " bytes); expected a .npy file");
+  read(0, start, 8);
+  if (std::memcmp(start, kMagic, kMagicSize) != 0)
+    fail(name, "not a NumPy file (bad magic); expected a .npy file written by numpy.save");
+  const int major = start[6], minor = start[7];
   if (!((major == 1 || major == 2 || major == 3) && minor == 0))
-    fail(path, "unsupported .npy version " + std::to_string(major) + "." + std::to_string(minor) +
+    fail(name, "unsupported .npy version " + std::to_string(major) + "." + std::to_string(minor) +
                    "; expected 1.0, 2.0 or 3.0");
-  const std::size_t length_bytes = major == 1 ? 2 : 4;
-  if (bytes.size() < 8 + length_bytes) fail(path, "truncated header; expected a complete .npy file");
-  const std::size_t header_len = little_endian(u + 8, static_cast<int>(length_bytes));
-  const std::size_t data_offset = 8 + length_bytes + header_len;
-  if (bytes.size() < data_offset) fail(path, "truncated header; expected a complete .npy file");
+  const int length_bytes = major == 1 ? 2 : 4;
+  if (size < 8u + length_bytes) fail(name, "truncated header; expected a complete .npy file");
+  read(8, start + 8, static_cast<std::size_t>(length_bytes));
+  const std::uint32_t header_len = little_endian(start + 8, length_bytes);
+  if (header_len > kMaxNpyHeaderBytes)
+    fail(name, "header is " + std::to_string(header_len) + " bytes; expected at most " +
+                   std::to_string(kMaxNpyHeaderBytes) + " (is it a state file?)");
+  Layout layout;
+  layout.data_offset = 8u + length_bytes + header_len;
+  if (size < layout.data_offset) fail(name, "truncated header; expected a complete .npy file");
 
+  std::string dict(header_len, '\0');
+  read(8u + length_bytes, dict.data(), dict.size());
   std::string error;
-  const auto header = parse_npy_header(bytes.substr(8 + length_bytes, header_len), error);
+  const auto header = parse_npy_header(dict, error);
   if (!header)
-    fail(path, "malformed header: " + error +
+    fail(name, "malformed header: " + error +
                    "; expected {'descr': '<f4', 'fortran_order': False, 'shape': (N, 7)}");
   if (header->descr != "<f4")
-    fail(path, "dtype is '" + header->descr +
+    fail(name, "dtype is '" + header->descr +
                    "'; expected '<f4' (little-endian float32): save with arr.astype('<f4')");
   if (header->fortran_order)
-    fail(path, "fortran_order is True; expected False (C order): save np.ascontiguousarray(arr)");
+    fail(name, "fortran_order is True; expected False (C order): save np.ascontiguousarray(arr)");
   const auto& shape = header->shape;
   if (shape.size() != 2 || shape[1] != kFieldsPerParticle || shape[0] <= 0)
-    fail(path, "shape is " + shape_text(shape) + "; expected (N, 7) with N > 0 (x, y, z, vx, vy, vz, mass)");
-  if (shape[0] > kMaxSceneParticles)
-    fail(path, "shape is " + shape_text(shape) + "; expected N <= " + std::to_string(kMaxSceneParticles));
-
-  const std::size_t n = static_cast<std::size_t>(shape[0]);
-  const std::size_t expected = data_offset + n * sizeof(Particle);
-  if (bytes.size() != expected)
-    fail(path, "file is " + std::to_string(bytes.size()) + " bytes; expected " + std::to_string(expected) +
+    fail(name, "shape is " + shape_text(shape) + "; expected (N, 7) with N > 0 (x, y, z, vx, vy, vz, mass)");
+  if (shape[0] > kMaxParticles)
+    fail(name, "shape is " + shape_text(shape) + "; expected N <= " + std::to_string(kMaxParticles));
+  layout.particles = static_cast<std::size_t>(shape[0]);
+  // Before reading a byte of data: a 3 GB file whose header says 10 rows is refused here.
+  const std::uint64_t expected = layout.data_offset + layout.particles * sizeof(Particle);
+  if (size != expected)
+    fail(name, "file is " + std::to_string(size) + " bytes; expected " + std::to_string(expected) +
                    " for shape " + shape_text(shape) + " (truncated or trailing data)");
-  std::vector<Particle> particles(n);
-  std::memcpy(particles.data(), bytes.data() + data_offset, n * sizeof(Particle));
-  for (std::size_t i = 0; i < n; ++i) {
+  return layout;
+}
+
+void check_values(const std::string& name, const std::vector<Particle>& particles) {
+  for (std::size_t i = 0; i < particles.size(); ++i) {
     const float* f = &particles[i].x;
     for (int k = 0; k < kFieldsPerParticle; ++k)
       if (!std::isfinite(f[k]))
-        fail(path, "non-finite value (" + std::to_string(f[k]) + ") at particle " + std::to_string(i) +
+        fail(name, "non-finite value (" + std::to_string(f[k]) + ") at particle " + std::to_string(i) +
                        ", field " + kFieldNames[k] + "; expected finite values only");
+    if (!kMassRange.contains(particles[i].mass))
+      fail(name, "mass " + std::to_string(particles[i].mass) + " at particle " + std::to_string(i) +
+                     "; expected " + describe(kMassRange));
   }
+}
+
+}  // namespace
+
+void save_npy(const OutputFile& file, const std::vector<Particle>& particles) {
+  std::string dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (" +
+                     std::to_string(particles.size()) + ", " + std::to_string(kFieldsPerParticle) + "), }";
+  // Magic (6) + version (2) + length (2) + dict + '\n', padded with spaces to a multiple of 64 as NumPy does.
+  const std::size_t unpadded = 10 + dict.size() + 1;
+  dict.append((64 - unpadded % 64) % 64, ' ');
+  dict += '\n';
+  std::string preamble(kMagic, kMagicSize);
+  preamble += {'\x01', '\x00', static_cast<char>(dict.size() & 0xff), static_cast<char>(dict.size() >> 8)};
+  preamble += dict;
+  const std::string_view records(reinterpret_cast<const char*>(particles.data()),
+                                 particles.size() * sizeof(Particle));
+  write_output(file, {preamble, records});
+}
+
+std::vector<Particle> decode_npy(const std::string& name, std::uint64_t size, const ReadAt& read) {
+  const Layout layout = read_layout(name, size, read);
+  std::vector<Particle> particles(layout.particles);
+  read(layout.data_offset, particles.data(), layout.particles * sizeof(Particle));
+  check_values(name, particles);
   return particles;
+}
+
+std::vector<Particle> load_npy(const std::string& path) {
+  const InputFile file("", path);
+  return decode_npy(path, file.size(), [&file](std::uint64_t offset, void* destination, std::size_t bytes) {
+    file.read_at(offset, destination, bytes);
+  });
 }
 
 }  // namespace coalesce

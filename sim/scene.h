@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/errors.h"
+#include "sim/limits.h"
 #include "sim/particle.h"
 #include "sim/sim_params.h"
 
@@ -25,23 +27,31 @@ struct Scene {
   SimParams params;           // solver, dt, softening, attractors
 };
 
+// Switches the scene's solver. A scene with no attractors borrows the swirl preset's set for the attractors
+// solver (the panel and --solver do the same); the returned notice says so, else it is empty.
+std::string use_solver(Scene& scene, Solver solver);
+
 // Thrown for a malformed scene file; what() is one line: "FILE:LINE: what was wrong; what was expected".
-class SceneError : public std::runtime_error {
+// A bad scene file is bad input (exit 2).
+class SceneError : public UsageError {
  public:
-  using std::runtime_error::runtime_error;
+  using UsageError::UsageError;
 };
+
+// A scene is a few hundred bytes; anything past this is not one (and is not read).
+constexpr std::uint64_t kMaxSceneFileBytes = 1 << 20;
 
 std::vector<std::string> preset_names();  // "plummer", "galaxies", "disk", "cube", "swirl"
 bool is_preset(const std::string& name);
-Scene preset_scene(const std::string& name);     // throws std::invalid_argument for an unknown name
-Scene load_scene_file(const std::string& path);  // throws SceneError
+Scene preset_scene(const std::string& name);  // throws std::invalid_argument for an unknown name
+// Reads a regular file of at most kMaxSceneFileBytes (InputFile), then parse_scene. Throws UsageError.
+Scene load_scene_file(const std::string& path);
+// The TOML text of a scene file; `path` names it in messages. Throws SceneError.
+Scene parse_scene(const std::string& content, const std::string& path);
 
 // Deterministic from scene.seed and scene.particles, independent of layout and backend. Validates the
 // scene first (std::invalid_argument). Central masses are particles (index 0 of each disk).
 std::vector<Particle> generate_initial_state(const Scene& scene);
-
-// Largest N a scene may ask for (28 B each: 3.8 GB of state).
-constexpr int kMaxSceneParticles = 1 << 27;
 
 // Scene-file spellings of the initial conditions: plummer|galaxies|disk|cube|swirl (the preset names).
 const char* to_string(InitialConditions initial);

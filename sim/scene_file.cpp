@@ -3,10 +3,10 @@
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <string>
 
+#include "sim/input_file.h"
 #include "sim/scene.h"
 
 namespace coalesce {
@@ -36,13 +36,13 @@ class FileReader {
     return v->get();
   }
 
-  // A float (integers accepted) satisfying `ok`, described by `expected` ("a number > 0").
-  template <class Ok>
-  float number(const toml::node& node, const std::string& key, Ok ok, const std::string& expected) const {
+  // A float in `range` (integers accepted); `note` adds what the value means ("0: fixed").
+  float number(const toml::node& node, const std::string& key, const FloatRange& range,
+               const std::string& note = "") const {
+    const std::string expected = describe(range) + (note.empty() ? "" : " (" + note + ")");
     if (!node.is_number()) fail(&node, "'" + key + "' must be a number; expected " + expected);
     const double v = *node.value<double>();
-    if (!std::isfinite(v) || !ok(v) || std::abs(v) > 3.0e38)
-      fail(&node, "'" + key + "' is " + toml_text(node) + "; expected " + expected);
+    if (!range.contains(v)) fail(&node, "'" + key + "' is " + toml_text(node) + "; expected " + expected);
     return static_cast<float>(v);
   }
 
@@ -51,8 +51,6 @@ class FileReader {
     const toml::table* t = node.as_table();
     if (!t) fail(&node, "'" + where + "' must be a table; expected [[attractors]] with center, mass, ...");
     Attractor a{{0, 0, 0}, 1.0f, 0.0f, 0.0f, 0.0f};
-    auto any = [](double) { return true; };
-    auto non_negative = [](double v) { return v >= 0; };
     for (const auto& [k, value] : *t) {
       const std::string key(k.str());
       const std::string name = where + "." + key;
@@ -60,16 +58,16 @@ class FileReader {
         const toml::array* arr = value.as_array();
         if (!arr || arr->size() != 3)
           fail(&value, "'" + name + "' must be an array of 3 numbers; expected [x, y, z]");
-        a.center = {number((*arr)[0], name, any, "a number"), number((*arr)[1], name, any, "a number"),
-                    number((*arr)[2], name, any, "a number")};
+        a.center = {number((*arr)[0], name, kCoordinateRange), number((*arr)[1], name, kCoordinateRange),
+                    number((*arr)[2], name, kCoordinateRange)};
       } else if (key == "mass") {
-        a.mass = number(value, name, non_negative, "a number >= 0");
+        a.mass = number(value, name, kMassRange);
       } else if (key == "orbit_radius") {
-        a.orbit_radius = number(value, name, non_negative, "a number >= 0 (0: fixed)");
+        a.orbit_radius = number(value, name, kOrbitRadiusRange, "0: fixed");
       } else if (key == "angular_speed") {
-        a.angular_speed = number(value, name, any, "a number (radians per unit time)");
+        a.angular_speed = number(value, name, kCoordinateRange, "radians per unit time");
       } else if (key == "phase") {
-        a.phase = number(value, name, any, "a number (radians)");
+        a.phase = number(value, name, kCoordinateRange, "radians");
       } else {
         fail(&value,
              "unknown key '" + name + "'; expected center, mass, orbit_radius, angular_speed or phase");
@@ -79,9 +77,7 @@ class FileReader {
   }
 
  private:
-  static std::string range(std::int64_t lo, std::int64_t hi) {
-    return "an integer in " + std::to_string(lo) + ".." + std::to_string(hi);
-  }
+  static std::string range(std::int64_t lo, std::int64_t hi) { return describe_integers(lo, hi); }
   static std::string toml_text(const toml::node& node) {
     std::ostringstream os;
     os << node.value<double>().value_or(0.0);
@@ -94,15 +90,10 @@ class FileReader {
 }  // namespace
 
 Scene load_scene_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in || std::filesystem::is_directory(path))
-    throw SceneError(path + ": cannot open scene file (" +
-                     (std::filesystem::exists(path) ? "not a readable file" : "no such file") +
-                     "); expected a TOML scene, see docs/scenes.md");
-  std::ostringstream text;
-  text << in.rdbuf();
-  const std::string content = text.str();
+  return parse_scene(read_text_file("", path, kMaxSceneFileBytes), path);
+}
 
+Scene parse_scene(const std::string& content, const std::string& path) {
   toml::table root;
   try {
     root = toml::parse(content, path);
@@ -122,8 +113,6 @@ Scene load_scene_file(const std::string& path) {
   Scene s = preset_scene(initial);
   s.name = std::filesystem::path(path).stem().string();
 
-  auto positive = [](double v) { return v > 0; };
-  auto non_negative = [](double v) { return v >= 0; };
   const toml::node* solver_node = nullptr;
   const toml::node* attractors_node = nullptr;
   for (const auto& [k, value] : root) {
@@ -139,19 +128,19 @@ Scene load_scene_file(const std::string& path) {
                "unknown solver '" + *value.value<std::string>() + "'; expected all-pairs or attractors");
       s.params.solver = *solver;
     } else if (key == "particles") {
-      s.particles = static_cast<int>(r.integer(value, key, 1, kMaxSceneParticles));
+      s.particles = static_cast<int>(r.integer(value, key, 1, kMaxParticles));
     } else if (key == "seed") {
       s.seed = static_cast<std::uint64_t>(r.integer(value, key, 0, INT64_MAX));
     } else if (key == "dt") {
-      s.params.dt = r.number(value, key, positive, "a number > 0");
+      s.params.dt = r.number(value, key, kTimeStepRange);
     } else if (key == "softening") {
-      s.params.softening = r.number(value, key, positive, "a number > 0");
+      s.params.softening = r.number(value, key, kSofteningRange);
     } else if (key == "scale") {
-      s.scale = r.number(value, key, positive, "a number > 0");
+      s.scale = r.number(value, key, kLengthRange);
     } else if (key == "total_mass") {
-      s.total_mass = r.number(value, key, positive, "a number > 0");
+      s.total_mass = r.number(value, key, kTotalMassRange);
     } else if (key == "central_mass") {
-      s.central_mass = r.number(value, key, non_negative, "a number >= 0");
+      s.central_mass = r.number(value, key, kMassRange);
     } else if (key == "attractors") {
       attractors_node = &value;
       const toml::array* arr = value.as_array();

@@ -113,17 +113,27 @@ Scene preset_scene(const std::string& name) {
   return s;
 }
 
+std::string use_solver(Scene& scene, Solver solver) {
+  scene.params.solver = solver;
+  if (solver != Solver::Attractors || scene.params.attractors.count > 0) return {};
+  scene.params.attractors = swirl_attractors();
+  return "scene '" + scene.name + "' has no attractors, so the attractors solver uses the swirl preset's " +
+         std::to_string(scene.params.attractors.count) +
+         " (a scene file's [[attractors]] tables choose others)";
+}
+
 void validate_scene(const Scene& s) {
-  auto finite_positive = [](float v) { return std::isfinite(v) && v > 0.0f; };
-  require(s.particles > 0 && s.particles <= kMaxSceneParticles, "particles must be in 1.." +
-                                                                    std::to_string(kMaxSceneParticles) +
-                                                                    ", got " + std::to_string(s.particles));
-  require(finite_positive(s.params.dt), "dt must be a finite number > 0");
-  require(finite_positive(s.params.softening), "softening must be a finite number > 0");
-  require(finite_positive(s.scale), "scale must be a finite number > 0");
-  require(finite_positive(s.total_mass), "total_mass must be a finite number > 0");
-  require(std::isfinite(s.central_mass) && s.central_mass >= 0.0f,
-          "central_mass must be a finite number >= 0");
+  const auto in = [](const FloatRange& range, float v, const std::string& what) {
+    require(range.contains(v), what + " is " + std::to_string(v) + "; expected " + describe(range));
+  };
+  require(
+      s.particles > 0 && s.particles <= kMaxParticles,
+      "particles is " + std::to_string(s.particles) + "; expected " + describe_integers(1, kMaxParticles));
+  in(kTimeStepRange, s.params.dt, "dt");
+  in(kSofteningRange, s.params.softening, "softening");
+  in(kLengthRange, s.scale, "scale");
+  in(kTotalMassRange, s.total_mass, "total_mass");
+  in(kMassRange, s.central_mass, "central_mass");
   const AttractorSet& a = s.params.attractors;
   require(a.count >= 0 && a.count <= kMaxAttractors,
           "at most " + std::to_string(kMaxAttractors) + " attractors, got " + std::to_string(a.count));
@@ -131,11 +141,12 @@ void validate_scene(const Scene& s) {
           "the attractors solver needs at least one attractor");
   for (int k = 0; k < a.count; ++k) {
     const Attractor& t = a.items[k];
-    const bool ok = std::isfinite(t.center.x) && std::isfinite(t.center.y) && std::isfinite(t.center.z) &&
-                    std::isfinite(t.mass) && t.mass >= 0.0f && std::isfinite(t.orbit_radius) &&
-                    t.orbit_radius >= 0.0f && std::isfinite(t.angular_speed) && std::isfinite(t.phase);
-    require(ok,
-            "attractor " + std::to_string(k + 1) + " needs finite values, mass >= 0 and orbit_radius >= 0");
+    const std::string name = "attractor " + std::to_string(k + 1);
+    for (float c : {t.center.x, t.center.y, t.center.z}) in(kCoordinateRange, c, name + " center");
+    in(kMassRange, t.mass, name + " mass");
+    in(kOrbitRadiusRange, t.orbit_radius, name + " orbit_radius");
+    in(kCoordinateRange, t.angular_speed, name + " angular_speed");
+    in(kCoordinateRange, t.phase, name + " phase");
   }
 }
 

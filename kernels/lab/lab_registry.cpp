@@ -7,6 +7,7 @@
 #include <regex>
 
 #include "kernels/cuda_check.h"
+#include "kernels/device_probe.h"
 #include "kernels/lab/lab_experiments.h"
 
 namespace coalesce::lab {
@@ -69,18 +70,7 @@ const LabExperiment* find_lab_experiment(std::string_view name) {
 }
 
 bool lab_device_available(std::string* reason) {
-  int count = 0;
-  const cudaError_t error = cudaGetDeviceCount(&count);
-  if (error != cudaSuccess) {
-    if (reason) *reason = cudaGetErrorString(error);
-    cudaGetLastError();  // clear the error so later calls in this process start clean
-    return false;
-  }
-  if (count == 0) {
-    if (reason) *reason = "no CUDA device found";
-    return false;
-  }
-  return true;
+  return cuda_device_count(reason) > 0;
 }
 
 namespace {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "tests/cli/npy_writer.h"
+#include "tests/support/npy_writer.h"
 #include "tests/cli/run_process.h"
 #include "tests/support/test_random.h"
 

@@ -6,8 +6,9 @@
 #include <vector>
 
 #include "app/cli.h"
-#include "app/errors.h"
+#include "sim/errors.h"
 #include "tests/cli/run_process.h"
+#include "sim/limits.h"
 #include "tests/cli/usage_error.h"
 #include "tests/support/test_random.h"
 
@@ -23,7 +24,7 @@ TEST(CliDrawLimit, DefaultIsFourMillionAndZeroDrawsAll) {
 TEST(CliDrawLimit, RandomGoodValuesRoundTrip) {
   TestRng rng;
   for (int trial = 0; trial < 100; ++trial) {
-    const int limit = rng.uniform_int(0, 1 << 30);
+    const int limit = rng.uniform_int(0, kMaxParticles);
     const bool equals_form = rng.uniform_int(0, 1) == 1;
     const Args args = equals_form ? Args{"--draw-limit=" + std::to_string(limit)}
                                   : Args{"--draw-limit", std::to_string(limit)};

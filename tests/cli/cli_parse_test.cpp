@@ -2,12 +2,16 @@
 // kind of bad input throws a UsageError whose one line names the flag and a fix.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "app/cli.h"
-#include "app/errors.h"
+#include "sim/errors.h"
+#include "sim/limits.h"
 #include "tests/cli/usage_error.h"
 #include "tests/support/test_random.h"
 
@@ -101,9 +105,13 @@ TEST(CliParse, HelpAndVersionWinOverOtherRules) {
 TEST(CliParse, RandomValidValuesRoundTrip) {
   testing::TestRng rng;
   for (int trial = 0; trial < 200; ++trial) {
-    const int particles = rng.uniform_int(1, 1 << 30);
-    const float dt = rng.uniform(1e-7f, 10.0f);
-    const float softening = rng.uniform(1e-6f, 5.0f);
+    const int particles = rng.uniform_int(1, kMaxParticles);
+    // Log-uniform over each whole range (sim/limits.h), ends included.
+    const auto log_uniform = [&](const FloatRange& r) {
+      return std::clamp(std::exp(rng.uniform(std::log(r.lo), std::log(r.hi))), r.lo, r.hi);
+    };
+    const float dt = log_uniform(kTimeStepRange);
+    const float softening = log_uniform(kSofteningRange);
     const std::uint64_t seed = rng.engine()();
     const int width = rng.uniform_int(64, 16384);
     const int frames = rng.uniform_int(1, 100000);
@@ -150,7 +158,25 @@ TEST(CliParse, BadNumbersNameTheFlagAndAnExample) {
     EXPECT_NE(message.find("--dt"), std::string::npos) << bad << ": " << message;
   }
   EXPECT_NE(usage_error({"--softening", "-0.1"}).find("--softening"), std::string::npos);
-  EXPECT_NE(usage_error({"--softening", "0"}).find("> 0"), std::string::npos);
+  EXPECT_NE(usage_error({"--softening", "0"}).find("expected a number from 1e-6 to 1000"), std::string::npos);
+  // The limits hold at the edges, and the message states them.
+  EXPECT_EQ(usage_error({"--softening", "1e-6"}), "");
+  EXPECT_NE(usage_error({"--softening", "1e-45"}).find("out of range; expected a number from 1e-6"),
+            std::string::npos);
+  EXPECT_NE(usage_error({"--dt", "1e-300"}).find("out of range; expected a number from 1e-9 to 1000"),
+            std::string::npos);
+  EXPECT_EQ(usage_error({"--particles", "134217728"}), "");
+  EXPECT_NE(
+      usage_error({"--particles", "134217729"}).find("too large; expected an integer from 1 to 134217728"),
+      std::string::npos);
+  EXPECT_NE(
+      usage_error({"bench", "--particles", "1024,134217729"}).find("--particles 134217729 is too large"),
+      std::string::npos);
+  EXPECT_NE(usage_error({"--steps", "1000000000001"})
+                .find("too large; expected an integer from 0 to 1000000000000"),
+            std::string::npos);
+  EXPECT_NE(usage_error({"lab", "--size", "1000"}).find("not a multiple of 256"), std::string::npos);
+  EXPECT_NE(usage_error({"lab", "--size", "32768"}).find("too large"), std::string::npos);
   EXPECT_NE(usage_error({"--seed", "-1"}).find("--seed"), std::string::npos);
   EXPECT_NE(usage_error({"--width", "10"}).find("from 64 to 16384"), std::string::npos);
   EXPECT_NE(usage_error({"--height", "100000"}).find("--height"), std::string::npos);
@@ -190,6 +216,10 @@ TEST(CliParse, StructuralErrors) {
   EXPECT_NE(usage_error({"lab", "--particles", "5"}).find("not an option of coalesce lab"),
             std::string::npos);
   EXPECT_NE(usage_error({"bench", "--size", "5"}).find("coalesce lab"), std::string::npos);
+  // bench times kernels whose cost does not depend on the scene's values: it takes no scene options.
+  for (const char* flag : {"--scene", "--dt", "--softening", "--seed"})
+    EXPECT_NE(usage_error({"bench", flag, "1"}).find("not an option of coalesce bench"), std::string::npos)
+        << flag;
   EXPECT_NE(usage_error({"bench", "--layout", "aos"}).find("did you mean --layouts?"), std::string::npos);
 }
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "sim/layout.h"
-#include "tests/cli/npy_writer.h"
+#include "tests/support/npy_writer.h"
 #include "tests/cli/run_process.h"
 #include "tests/support/test_random.h"
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "app/cli.h"
-#include "app/errors.h"
+#include "sim/errors.h"
 
 namespace coalesce::testing {
 

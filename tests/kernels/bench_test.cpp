@@ -8,7 +8,7 @@
 #include <string>
 
 #include "app/commands.h"
-#include "app/errors.h"
+#include "sim/errors.h"
 #include "tests/support/test_random.h"
 
 namespace coalesce {

@@ -4,7 +4,7 @@
 #include <climits>
 
 #include "app/backend_factory.h"
-#include "app/errors.h"
+#include "sim/errors.h"
 #include "kernels/cuda_backend.h"
 #include "tests/kernels/cuda_test_support.h"
 

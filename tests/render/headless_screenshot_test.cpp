@@ -1,11 +1,13 @@
 // Headless EGL (Mesa's software device here) with the CPU backend: the screenshot shows particles and
-// the panel, and its JSON holds the panel's numbers; bad screenshot paths are reported, not fatal.
+// the panel, and its JSON holds the panel's numbers; bad screenshot paths are refused before the run.
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <filesystem>
 
+#include "sim/limits.h"
 #include "tests/render/screenshot_checks.h"
+#include "tests/support/npy_writer.h"
 #include "tests/support/test_random.h"
 
 namespace coalesce::testing {
@@ -56,15 +58,16 @@ TEST(HeadlessScreenshot, ShowsParticlesAndPanelInEveryLayout) {
   }
 }
 
-TEST(HeadlessScreenshot, UnwritableJsonIsReportedAndTheRunFinishes) {
+TEST(HeadlessScreenshot, SidecarPathThatIsADirectoryIsRefusedBeforeTheRun) {
   TempDir dir;
   const std::string png = dir.file("blocked.png");
   std::filesystem::create_directory(dir.file("blocked.json"));  // the JSON path is taken by a directory
   const ProcessResult r = run_process(headless_command(png, 2048, "soa", 3), {"DISPLAY"});
-  EXPECT_EQ(r.exit_code, 1) << r.err;
-  EXPECT_NE(r.err.find("cannot write " + dir.file("blocked.json")), std::string::npos) << r.err;
-  // Every frame was still rendered: the PNG of the last frame exists and is complete.
-  expect_panel_and_particles(png, kWidth, kHeight);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  ASSERT_EQ(r.err_lines().size(), 1u) << r.err;
+  EXPECT_NE(r.err.find(dir.file("blocked.json") + " is a directory"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(png)) << "nothing is rendered or written when an output is bad";
+  EXPECT_TRUE(std::filesystem::is_directory(dir.file("blocked.json")));
 }
 
 }  // namespace
@@ -76,10 +79,14 @@ namespace {
 TEST(HeadlessScreenshot, NonFiniteStatePausesAndNamesTheStep) {
   TempDir dir;
   const std::string png = dir.file("nan.png");
-  // A time step this large overflows positions on the first step.
+  // Velocities near the float maximum overflow every position on the first step (dt is in range).
+  TestRng rng;
+  std::vector<Particle> state = random_particles(rng, rng.uniform_int(256, 1024));
+  for (Particle& p : state) p.vx = 3e38f;
+  write_npy(dir.file("fast.npy"), "<f4", "(" + std::to_string(state.size()) + ", 7)", bytes_of(state));
   const ProcessResult r =
-      run_process({coalesce_executable(), "--headless", "--backend", "cpu", "--scene", "cube", "--particles",
-                   "1024", "--dt", "1e30", "--frames", "5", "--screenshot", png},
+      run_process({coalesce_executable(), "--headless", "--backend", "cpu", "--scene", "cube", "--load-state",
+                   dir.file("fast.npy"), "--dt", "1000", "--frames", "5", "--screenshot", png},
                   {"DISPLAY"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("NaN/Inf in the state at step 1"), std::string::npos) << r.err;
@@ -148,7 +155,7 @@ TEST(HeadlessScreenshot, DrawLimitDrawsEveryKthParticleWithTheirLight) {
   };
   // 0 draws all; so does any limit >= N (the default 4194304 included at these sizes).
   const std::string all = run("all", 0);
-  const std::string above = run("above", rng.uniform_int(particles, 1 << 30));
+  const std::string above = run("above", rng.uniform_int(particles, kMaxParticles));
   const std::string limited = run("limited", limit);
   const auto j_all = load_screenshot_json(dir.file("all.json"));
   EXPECT_EQ(j_all.at("render").at("drawn_particles"), particles);

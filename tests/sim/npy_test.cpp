@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -51,7 +52,7 @@ class Npy : public ::testing::Test {
     try {
       load_npy(file);
       ADD_FAILURE() << "accepted " << file;
-    } catch (const NpyError& e) {
+    } catch (const UsageError& e) {  // NpyError, or the input reader's refusal
       const std::string what = e.what();
       EXPECT_EQ(what.rfind(file + ": ", 0), 0u) << what;
       EXPECT_NE(what.find(needle), std::string::npos) << what;
@@ -65,7 +66,7 @@ class Npy : public ::testing::Test {
 
 TEST_F(Npy, RoundTripIsBitwiseAndHeaderIsNumpyStyle) {
   const auto state = testing::random_particles(m_rng, m_rng.uniform_int(1, 5000));
-  save_npy(path("s.npy"), state);
+  save_npy(check_output_path("test", path("s.npy")), state);
   EXPECT_TRUE(testing::bitwise_equal(load_npy(path("s.npy")), state));
   std::ifstream in(path("s.npy"), std::ios::binary);
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -128,18 +129,59 @@ TEST_F(Npy, RejectsBadShapeOrderSizeVersionMagicAndHeader) {
                  "malformed header");
   std::ofstream(path("m.npy"), std::ios::binary) << "PK\x03\x04 this is a zip file";
   expect_rejects(path("m.npy"), "bad magic");
-  expect_rejects(path("missing.npy"), "cannot open");
+  expect_rejects(path("missing.npy"), "no such file");
+  // A header length past the cap is refused before the header is read.
+  std::ofstream(path("h.npy"), std::ios::binary)
+      << std::string("\x93NUMPY\x02\x00\xff\xff\x01\x00", 12) << std::string(100, ' ');
+  expect_rejects(path("h.npy"), "header is 131071 bytes; expected at most 65536");
+}
+
+// The size check comes before the data is read: a huge file whose header says 4 rows costs a header read.
+TEST_F(Npy, SizeIsCheckedAgainstTheHeaderBeforeAnyDataIsRead) {
+  const int rows = m_rng.uniform_int(1, 64);
+  std::string file = std::string("\x93NUMPY\x01\x00", 8);
+  std::string dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + std::to_string(rows) + ", 7), }";
+  dict.append((64 - (10 + dict.size() + 1) % 64) % 64, ' ');
+  dict += '\n';
+  file += static_cast<char>(dict.size() & 0xff);
+  file += static_cast<char>(dict.size() >> 8);
+  file += dict;
+  const std::uint64_t claimed_size =
+      (std::uint64_t{3} << 30) + static_cast<std::uint64_t>(m_rng.uniform_int(0, 999));
+  std::uint64_t bytes_read = 0;
+  try {
+    decode_npy("big.npy", claimed_size, [&](std::uint64_t offset, void* destination, std::size_t bytes) {
+      bytes_read += bytes;
+      ASSERT_LE(offset + bytes, file.size()) << "read past the header";
+      std::memcpy(destination, file.data() + offset, bytes);
+    });
+    ADD_FAILURE() << "accepted a " << claimed_size << "-byte file with " << rows << " rows";
+  } catch (const NpyError& e) {
+    EXPECT_NE(std::string(e.what()).find("expected " + std::to_string(file.size() + rows * 28u)),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(bytes_read, file.size()) << "only the magic, version, length and header are read";
+}
+
+TEST_F(Npy, RejectsMassesOutsideTheirRange) {
+  auto state = testing::random_particles(m_rng, m_rng.uniform_int(2, 100));
+  const int bad = m_rng.uniform_int(0, static_cast<int>(state.size()) - 1);
+  state[static_cast<std::size_t>(bad)].mass = m_rng.uniform_int(0, 1) ? -1.0f : 3e38f;
+  save_npy(check_output_path("test", path("mass.npy")), state);
+  expect_rejects(path("mass.npy"),
+                 "at particle " + std::to_string(bad) + "; expected a number from 0 to 1e12");
 }
 
 TEST_F(Npy, RejectsNonFiniteValuesNamingIndexAndField) {
   auto state = testing::random_particles(m_rng, m_rng.uniform_int(2, 100));
   const int bad = m_rng.uniform_int(0, static_cast<int>(state.size()) - 1);
   state[static_cast<std::size_t>(bad)].vy = std::nanf("");
-  save_npy(path("nan.npy"), state);
+  save_npy(check_output_path("test", path("nan.npy")), state);
   expect_rejects(path("nan.npy"), "at particle " + std::to_string(bad) + ", field vy");
   state[static_cast<std::size_t>(bad)].vy = 0.0f;
   state[static_cast<std::size_t>(bad)].mass = INFINITY;
-  save_npy(path("inf.npy"), state);
+  save_npy(check_output_path("test", path("inf.npy")), state);
   expect_rejects(path("inf.npy"), "at particle " + std::to_string(bad) + ", field mass");
 }
 

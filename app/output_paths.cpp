@@ -1,0 +1,42 @@
+// Paths derived from the user's output paths (see output_paths.h).
+#include "app/output_paths.h"
+
+#include "sim/errors.h"
+
+namespace coalesce {
+namespace {
+
+// The position of the extension's dot in the last path component, or npos.
+std::size_t extension_dot(const std::string& path) {
+  const std::size_t slash = path.find_last_of('/');
+  const std::size_t dot = path.find_last_of('.');
+  const std::size_t name_start = slash == std::string::npos ? 0 : slash + 1;
+  return dot != std::string::npos && dot > name_start ? dot : std::string::npos;
+}
+
+}  // namespace
+
+std::string screenshot_json_path(const std::string& png_path) {
+  const std::size_t dot = extension_dot(png_path);
+  return (dot == std::string::npos ? png_path : png_path.substr(0, dot)) + ".json";
+}
+
+std::string non_finite_state_path(const std::string& state_path) {
+  const std::size_t dot = extension_dot(state_path);
+  if (dot == std::string::npos) return state_path + ".nonfinite.npy";
+  return state_path.substr(0, dot) + ".nonfinite" + state_path.substr(dot);
+}
+
+ScreenshotOutputs check_screenshot_outputs(std::string_view flag, const std::string& png_path) {
+  const std::string json_path = screenshot_json_path(png_path);
+  if (json_path == png_path)
+    throw UsageError(std::string(flag) + " " + png_path + ": the JSON written beside the PNG would be " +
+                     json_path + ", the same file; give the PNG a .png name (" +
+                     png_path.substr(0, png_path.size() - 5) + ".png)");
+  ScreenshotOutputs outputs{check_output_path(flag, png_path),
+                            check_output_path(std::string(flag) + "'s JSON", json_path)};
+  check_distinct_outputs({outputs.png, outputs.json});
+  return outputs;
+}
+
+}  // namespace coalesce

@@ -1,0 +1,37 @@
+// The range of every value a user can set, written once: the command line, scene files, .npy states and
+// the panel check against these, and --help and every error quote them through describe().
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace coalesce {
+
+// Largest N (28 B each: 3.8 GB of state, the most a 4 GB-indexed record array holds with room to spare).
+constexpr int kMaxParticles = 1 << 27;  // 134,217,728
+
+// A closed range of values stored as floats. The bounds are floats too, so a value typed as "1e-6" (a
+// double, checked when parsed) and the float it is stored as (checked again later) agree.
+struct FloatRange {
+  float lo;
+  float hi;
+  bool contains(double v) const { return v >= lo && v <= hi; }  // false for NaN
+};
+
+// The self term of all-pairs is m * eps^-3 * 0: eps >= 1e-6 and masses <= 1e12 keep m * eps^-3 <= 1e30, a
+// finite float, so no choice inside these ranges turns the first step into NaN (1e-45 did).
+constexpr FloatRange kTimeStepRange{1e-9f, 1e3f};
+constexpr FloatRange kSofteningRange{1e-6f, 1e3f};
+constexpr FloatRange kMassRange{0.0f, 1e12f};         // a particle's, an attractor's or a central mass
+constexpr FloatRange kTotalMassRange{1e-12f, 1e12f};  // of a scene's particles
+constexpr FloatRange kLengthRange{1e-6f, 1e6f};       // a scene's scale
+constexpr FloatRange kCoordinateRange{-1e6f, 1e6f};   // attractor centres, angular speeds and phases
+constexpr FloatRange kOrbitRadiusRange{0.0f, 1e6f};
+
+// "a number from 1e-06 to 1000": the words every message uses for a range.
+std::string describe(const FloatRange& range);
+
+// "an integer from 1 to 134217728".
+std::string describe_integers(std::int64_t lo, std::int64_t hi);
+
+}  // namespace coalesce
