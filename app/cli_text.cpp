@@ -17,7 +17,8 @@ std::string option_lines(unsigned scope, bool common = false) {
     constexpr std::size_t kColumn = 42;
     left += left.size() < kColumn ? std::string(kColumn - left.size(), ' ')
                                   : std::string("\n") + std::string(kColumn, ' ');
-    text += left + std::string(spec->help) + (spec->range ? "; " + spec->range() : "") + "\n";
+    text += left + std::string(spec->help) + "\n";
+    if (spec->range) text += std::string(kColumn, ' ') + "(" + spec->range() + ")\n";
   }
   return text;
 }
