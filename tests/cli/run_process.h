@@ -10,10 +10,11 @@
 namespace coalesce::testing {
 
 // Runs coalesce with `arguments`; kills it after `timeout_seconds`.
-inline ProcessResult run_coalesce(const std::vector<std::string>& arguments, int timeout_seconds = 120) {
+inline ProcessResult run_coalesce(const std::vector<std::string>& arguments, int timeout_seconds = 120,
+                                  const ChildSetup& setup = {}) {
   std::vector<std::string> argv{coalesce_executable()};
   argv.insert(argv.end(), arguments.begin(), arguments.end());
-  return run_process(argv, {}, {}, timeout_seconds);
+  return run_process(argv, {}, {}, timeout_seconds, setup);
 }
 
 }  // namespace coalesce::testing

@@ -5,6 +5,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <sstream>
 #include <stdexcept>
@@ -22,7 +24,8 @@
 namespace coalesce::testing {
 
 struct ProcessResult {
-  int exit_code = -1;  // -1: killed by a signal or timed out
+  int exit_code = -1;    // -1: killed by a signal or timed out
+  long max_rss_kib = 0;  // the child's peak resident memory (wait4's ru_maxrss)
   std::string out;
   std::string err;
 
@@ -66,11 +69,38 @@ inline std::string read_file(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
+// What the data-safety tests change in the child before exec, each off by default.
+struct ChildSetup {
+  long file_size_limit = -1;  // RLIMIT_FSIZE in bytes: writes past it fail with EFBIG, a disk-full stand-in
+  std::string stdout_path;    // stdout goes here (e.g. /dev/full) instead of being captured
+  int run_as_uid = -1;        // drop root to this uid (a read-only file is then really unwritable)
+  // Called in the parent once the child runs, with its pid (to send it signals).
+  std::function<void(pid_t)> on_started;
+};
+
+// Waits (at most `seconds`) until process `pid` has a SIGINT handler installed, read from
+// /proc/PID/status, so a test's Ctrl-C reaches the program's handler rather than killing it on the way in.
+inline bool wait_for_sigint_handler(pid_t pid, int seconds) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+    if (!status) return false;
+    for (std::string line; std::getline(status, line);) {
+      if (line.rfind("SigCgt:", 0) != 0) continue;
+      const unsigned long long caught = std::stoull(line.substr(7), nullptr, 16);
+      if (caught & (1ull << (SIGINT - 1))) return true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  return false;
+}
+
 // Runs argv (argv[0] looked up on PATH unless it has a '/'); `unset` names environment variables removed
 // in the child, `set` holds "NAME=VALUE" entries added to it. Kills it after `timeout_seconds`.
 inline ProcessResult run_process(const std::vector<std::string>& arguments,
                                  const std::vector<std::string>& unset = {},
-                                 const std::vector<std::string>& set = {}, int timeout_seconds = 240) {
+                                 const std::vector<std::string>& set = {}, int timeout_seconds = 240,
+                                 const ChildSetup& setup = {}) {
   TempDir capture;
   const std::string out_path = capture.file("stdout"), err_path = capture.file("stderr");
   std::vector<char*> argv;
@@ -83,19 +113,32 @@ inline ProcessResult run_process(const std::vector<std::string>& arguments,
       const size_t eq = entry.find('=');
       ::setenv(entry.substr(0, eq).c_str(), entry.substr(eq + 1).c_str(), 1);
     }
-    const int out_fd = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const std::string& stdout_target = setup.stdout_path.empty() ? out_path : setup.stdout_path;
+    const int out_fd = ::open(stdout_target.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     const int err_fd = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (out_fd < 0 || err_fd < 0) ::_exit(126);
     ::dup2(out_fd, STDOUT_FILENO);
     ::dup2(err_fd, STDERR_FILENO);
+    if (setup.file_size_limit >= 0) {
+      // Ignored, SIGXFSZ stays ignored across exec: the write then fails with EFBIG, as on a full disk.
+      ::signal(SIGXFSZ, SIG_IGN);
+      const rlimit limit{static_cast<rlim_t>(setup.file_size_limit),
+                         static_cast<rlim_t>(setup.file_size_limit)};
+      if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) ::_exit(125);
+    }
+    if (setup.run_as_uid >= 0 && (::setgid(static_cast<gid_t>(setup.run_as_uid)) != 0 ||
+                                  ::setuid(static_cast<uid_t>(setup.run_as_uid)) != 0))
+      ::_exit(124);
     ::execvp(argv[0], argv.data());
     ::_exit(127);
   }
   ProcessResult result;
   if (pid < 0) return result;
+  if (setup.on_started) setup.on_started(pid);
   int status = 0;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_seconds);
-  while (::waitpid(pid, &status, WNOHANG) == 0) {
+  rusage usage{};
+  while (::wait4(pid, &status, WNOHANG, &usage) == 0) {
     if (std::chrono::steady_clock::now() > deadline) {
       ::kill(pid, SIGKILL);
       ::waitpid(pid, &status, 0);
@@ -106,6 +149,7 @@ inline ProcessResult run_process(const std::vector<std::string>& arguments,
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
+  result.max_rss_kib = usage.ru_maxrss;
   result.out = read_file(out_path);
   result.err = read_file(err_path);
   return result;
