@@ -3,16 +3,21 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <utility>
 
 #include "kernels/device_probe.h"
+#include "kernels/diagnostics.h"
 #include "kernels/kernels.h"
 #include "sim/byte_counts.h"
 
 namespace coalesce {
 
 namespace {
+
+// All-pairs diagnostics are N^2 / 2 double-precision pairs: about 1.3 s per call on an H100 at this N.
+constexpr int kMaxAllPairsDiagnosticParticles = 1 << 20;
 
 int checked_count(int particles) {
   if (particles <= 0)
@@ -144,6 +149,19 @@ std::vector<KernelTiming> CudaBackend::poll_timings() {
 
 void CudaBackend::synchronize() {
   m_stream.synchronize();
+}
+
+Diagnostics CudaBackend::diagnostics(const SimParams& params, double time) {
+  const double eps2 = static_cast<double>(params.softening) * params.softening;  // as compute_diagnostics
+  if (params.solver == Solver::AllPairs)
+    return gpu::all_pairs_diagnostics(state_views(), eps2, m_stream.get());
+  // The attractor positions the step's kick uses, from the same host snapshot.
+  const AttractorSnapshot snapshot = snapshot_attractors(params.attractors, static_cast<float>(time));
+  return gpu::attractor_diagnostics(state_views(), snapshot, eps2, m_stream.get());
+}
+
+int CudaBackend::max_diagnostics_particles(Solver solver) const {
+  return solver == Solver::AllPairs ? kMaxAllPairsDiagnosticParticles : std::numeric_limits<int>::max();
 }
 
 PackVariant CudaBackend::fastest_pack_variant() {

@@ -37,6 +37,10 @@ class CudaBackend final : public Backend {
   void pack(PackVariant variant, float* out, MemorySpace space) override;
   std::vector<KernelTiming> poll_timings() override;
   void synchronize() override;
+  // On the device in double precision (kernels/diagnostics.cu): no download, and no O(N^2) host pass.
+  Diagnostics diagnostics(const SimParams& params, double time) override;
+  // All-pairs: 1,048,576 (N^2 / 2 double-precision pairs, ~1.3 s on an H100); attractors: any N (O(N k)).
+  int max_diagnostics_particles(Solver solver) const override;
 
   // The two halves of step(), each timed separately (tests and bench).
   void kick(const SimParams& params, double time);

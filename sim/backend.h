@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/diagnostics.h"
 #include "sim/kernel_stats.h"
 #include "sim/layout.h"
 #include "sim/particle.h"
@@ -57,6 +58,16 @@ class Backend {
 
   // Waits for all queued work (tests, exit, screenshots).
   virtual void synchronize() = 0;
+
+  // Energy and momentum of the current state with compute_diagnostics' definitions, in double precision,
+  // computed where the state lives (no download for the GPU). Synchronizes; not timed: not frame work.
+  virtual Diagnostics diagnostics(const SimParams& params, double time) = 0;
+  // The largest N for which diagnostics() is quick enough to run around a --steps run (all-pairs is O(N^2)).
+  virtual int max_diagnostics_particles(Solver solver) const = 0;
+  // Whether diagnostics() is affordable for this backend's N under `solver`.
+  bool diagnostics_affordable(Solver solver) const {
+    return particle_count() <= max_diagnostics_particles(solver);
+  }
 };
 
 }  // namespace coalesce

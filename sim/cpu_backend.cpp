@@ -12,6 +12,9 @@
 namespace coalesce {
 
 namespace {
+// Energy needs all pairs in double precision: cheap below this N, slow above it.
+constexpr int kMaxCpuDiagnosticParticles = 20000;
+
 int resolve_threads(int threads) {
   if (threads < 0)
     throw std::invalid_argument("CpuBackend: thread count must be >= 0 (0 = all hardware threads)");
@@ -152,6 +155,14 @@ void CpuBackend::pack(PackVariant /*variant: all variants are the same loop on t
     m_pool.parallel_for(m_n, [&](int begin, int end) { cpu::pack_range(view, begin, end, out); });
   });
   record(KernelKind::Pack, start, bytes_moved(KernelKind::Pack, m_layout, Solver::AllPairs, m_n), 0.0);
+}
+
+Diagnostics CpuBackend::diagnostics(const SimParams& params, double time) {
+  return compute_diagnostics(download(), params, time);
+}
+
+int CpuBackend::max_diagnostics_particles(Solver /*solver: one limit for both, as before*/) const {
+  return kMaxCpuDiagnosticParticles;
 }
 
 std::vector<KernelTiming> CpuBackend::poll_timings() {

@@ -29,6 +29,11 @@ class CpuBackend final : public Backend {
   void pack(PackVariant variant, float* out, MemorySpace space) override;
   std::vector<KernelTiming> poll_timings() override;
   void synchronize() override {}
+  // compute_diagnostics on a download: the CPU path is the reference, so it is not written twice.
+  Diagnostics diagnostics(const SimParams& params, double time) override;
+  // 20,000 for both solvers, as before backends computed diagnostics: beyond it all pairs on the host is
+  // slow.
+  int max_diagnostics_particles(Solver solver) const override;
 
   int thread_count() const { return m_pool.thread_count(); }
 

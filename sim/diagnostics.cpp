@@ -28,22 +28,18 @@ void pair_potential_rows(const std::vector<Particle>& ps, double eps2, int begin
   }
 }
 
+// Attractors where the step puts them (snapshot_attractors: float positions at float time), so the energy
+// is that of the system simulated, and the CUDA backend's diagnostics match it term for term.
 double attractor_potential(const std::vector<Particle>& ps, const SimParams& params, double time,
                            double eps2) {
-  const AttractorSet& set = params.attractors;
+  const AttractorSnapshot snapshot = snapshot_attractors(params.attractors, static_cast<float>(time));
   double total = 0;
-  for (int k = 0; k < set.count; ++k) {
-    const Attractor& a = set.items[k];
-    double cx = a.center.x, cy = a.center.y;
-    if (a.orbit_radius != 0.0f) {
-      const double angle = static_cast<double>(a.phase) + static_cast<double>(a.angular_speed) * time;
-      cx += static_cast<double>(a.orbit_radius) * std::cos(angle);
-      cy += static_cast<double>(a.orbit_radius) * std::sin(angle);
-    }
-    const double cz = a.center.z;
+  for (int k = 0; k < snapshot.count; ++k) {
+    const double cx = snapshot.position[k].x, cy = snapshot.position[k].y, cz = snapshot.position[k].z;
+    const double mass = snapshot.mass[k];
     for (const Particle& p : ps) {
       const double dx = p.x - cx, dy = p.y - cy, dz = p.z - cz;
-      total -= static_cast<double>(p.mass) * a.mass / std::sqrt(dx * dx + dy * dy + dz * dz + eps2);
+      total -= static_cast<double>(p.mass) * mass / std::sqrt(dx * dx + dy * dy + dz * dz + eps2);
     }
   }
   return total;

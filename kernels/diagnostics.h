@@ -1,0 +1,19 @@
+// Host entry points of the diagnostics kernels: energy and momentum of the device state in double precision,
+// with compute_diagnostics' definitions (sim/diagnostics.h). Both synchronize `stream` to return the sums.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "kernels/state_views.h"
+#include "sim/diagnostics.h"
+#include "sim/physics.h"
+
+namespace coalesce::gpu {
+
+// Kinetic energy, momentum and the pair potential sum over i < j of -m_i m_j / sqrt(r^2 + eps^2).
+Diagnostics all_pairs_diagnostics(const StateViews& state, double softening_squared, cudaStream_t stream);
+// Kinetic energy, momentum and the potential of every particle in the attractors at their snapshot positions.
+Diagnostics attractor_diagnostics(const StateViews& state, const AttractorSnapshot& snapshot,
+                                  double softening_squared, cudaStream_t stream);
+
+}  // namespace coalesce::gpu

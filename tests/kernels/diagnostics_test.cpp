@@ -1,0 +1,159 @@
+// GPU diagnostics (kernels/diagnostics.cu) against compute_diagnostics, every layout, both solvers, odd N.
+//
+// Tolerance 1e-10 relative. Both sides widen the same floats to double and round every term (pair,
+// attractor, kinetic) the same way: the kernels use explicit _rn operations (no FMA contraction) and IEEE
+// sqrt and division, so each per-particle term, and each all-pairs row (j ascending on both), matches the
+// CPU's bit for bit. Only the order of the final sums differs: trees on the GPU, a sequential sum on the
+// CPU, whose rounding errors behave like a random walk, ~sqrt(n) 2^-53 ~ 5e-13 relative for the 1.6e7
+// attractor terms of the largest case. Kinetic and potential terms each have one sign (masses > 0), so no
+// cancellation amplifies that, and 1e-10 leaves a wide margin while still catching one missing or doubled
+// term (one pair of N = 4099 is ~1e-7 of the sum, one particle of N = 1,000,003 ~1e-6). The total K + U can
+// cancel, so it is held against |K| + |U|; momentum components cancel too, so they are held against
+// sum m |v| (each term m v is exact in double).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "kernels/cuda_backend.h"
+#include "sim/diagnostics.h"
+#include "tests/kernels/cuda_test_support.h"
+#include "tests/support/test_random.h"
+
+namespace coalesce {
+namespace {
+
+using testing::TestRng;
+
+constexpr double kTolerance = 1e-10;
+
+// The scale momentum errors are measured against: sum over particles and components of m |v_c|.
+double momentum_scale(const std::vector<Particle>& state) {
+  double sum = 0;
+  for (const Particle& p : state)
+    sum += static_cast<double>(p.mass) * (std::abs(p.vx) + std::abs(p.vy) + std::abs(p.vz));
+  return sum;
+}
+
+// `potential_tolerance` is separate: only the orbiting-attractor comparison loosens it.
+void expect_close(const Diagnostics& got, const Diagnostics& expected, const std::vector<Particle>& state,
+                  double potential_tolerance, const std::string& what) {
+  const double momentum = kTolerance * momentum_scale(state);
+  EXPECT_NEAR(got.kinetic_energy, expected.kinetic_energy, kTolerance * std::abs(expected.kinetic_energy))
+      << what;
+  EXPECT_NEAR(got.potential_energy, expected.potential_energy,
+              potential_tolerance * std::abs(expected.potential_energy))
+      << what;
+  EXPECT_NEAR(got.total_energy, expected.total_energy,
+              potential_tolerance * (std::abs(expected.kinetic_energy) + std::abs(expected.potential_energy)))
+      << what;
+  EXPECT_NEAR(got.momentum.x, expected.momentum.x, momentum) << what;
+  EXPECT_NEAR(got.momentum.y, expected.momentum.y, momentum) << what;
+  EXPECT_NEAR(got.momentum.z, expected.momentum.z, momentum) << what;
+}
+
+void expect_identical(const Diagnostics& got, const Diagnostics& expected, const std::string& what) {
+  EXPECT_EQ(got.kinetic_energy, expected.kinetic_energy) << what;
+  EXPECT_EQ(got.potential_energy, expected.potential_energy) << what;
+  EXPECT_EQ(got.total_energy, expected.total_energy) << what;
+  EXPECT_EQ(got.momentum.x, expected.momentum.x) << what;
+  EXPECT_EQ(got.momentum.y, expected.momentum.y) << what;
+  EXPECT_EQ(got.momentum.z, expected.momentum.z) << what;
+}
+
+SimParams all_pairs_params(TestRng& rng) {
+  SimParams params;
+  params.solver = Solver::AllPairs;
+  params.softening = rng.uniform(0.02f, 0.1f);
+  return params;
+}
+
+// Orbiting (orbit_radius > 0) or fixed attractors, 1 to 16 of them.
+SimParams attractor_params(TestRng& rng, bool orbiting) {
+  SimParams params;
+  params.solver = Solver::Attractors;
+  params.softening = rng.uniform(0.02f, 0.1f);
+  params.attractors.count = rng.uniform_int(1, kMaxAttractors);
+  for (int k = 0; k < params.attractors.count; ++k)
+    params.attractors.items[k] = {{rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-0.2f, 0.2f)},
+                                  rng.uniform(0.1f, 2.0f),
+                                  orbiting ? rng.uniform(0.1f, 1.0f) : 0.0f,
+                                  rng.uniform(-2.0f, 2.0f),
+                                  rng.uniform(0.0f, 6.28f)};
+  return params;
+}
+
+// GPU diagnostics of `state` in every layout against `expected`; the layouts must agree bitwise (the terms
+// and the reduction order do not depend on the layout), a second call must repeat the first bit for bit,
+// and the state must be left untouched.
+void expect_gpu_matches(const std::vector<Particle>& state, const SimParams& params, double time,
+                        const Diagnostics& expected, double potential_tolerance) {
+  const int n = static_cast<int>(state.size());
+  Diagnostics first{};
+  for (Layout layout : kAllLayouts) {
+    const std::string what = std::string(to_string(params.solver)) + " N=" + std::to_string(n) + " " +
+                             std::string(to_string(layout));
+    CudaBackend gpu(n, layout);
+    gpu.upload(state);
+    const Diagnostics got = gpu.diagnostics(params, time);
+    expect_close(got, expected, state, potential_tolerance, what);
+    expect_identical(gpu.diagnostics(params, time), got, what + " (second call)");
+    if (layout == kAllLayouts[0]) {
+      first = got;
+    } else {
+      expect_identical(got, first, what + " against " + std::string(to_string(kAllLayouts[0])));
+    }
+    EXPECT_TRUE(testing::bitwise_equal(gpu.download(), state)) << what << ": diagnostics changed the state";
+  }
+}
+
+TEST(CudaDiagnostics, AllPairsMatchesTheCpu) {
+  COALESCE_REQUIRE_CUDA();
+  TestRng rng;
+  // Around the 256-row block and tile edges (a lone row, partial diagonal tiles, several blocks); the CPU
+  // reference is O(N^2), so the largest N is a few thousand.
+  for (int n : {1, 2, 31, 33, 255, 256, 257, 513, testing::size_or_quick(4099, 300)}) {
+    const std::vector<Particle> state = testing::random_particles(rng, n);
+    const SimParams params = all_pairs_params(rng);
+    expect_gpu_matches(state, params, 0.0, compute_diagnostics(state, params, 0.0), kTolerance);
+  }
+}
+
+TEST(CudaDiagnostics, FixedAttractorsMatchTheCpu) {
+  COALESCE_REQUIRE_CUDA();
+  TestRng rng;
+  // N = 1,000,003 spans the 1024-block grid-stride cap several times over.
+  for (int n : testing::odd_sizes()) {
+    const std::vector<Particle> state = testing::random_particles(rng, n);
+    const SimParams params = attractor_params(rng, false);
+    const double time = rng.uniform(0.0f, 10.0f);
+    expect_gpu_matches(state, params, time, compute_diagnostics(state, params, time), kTolerance);
+  }
+}
+
+// Orbiting attractors: both backends place them with the step's own float snapshot (sim/physics.h), so
+// the GPU matches compute_diagnostics to the same tolerance as fixed ones.
+TEST(CudaDiagnostics, OrbitingAttractorsUseTheStepSnapshot) {
+  COALESCE_REQUIRE_CUDA();
+  TestRng rng;
+  for (int n : testing::odd_sizes()) {
+    const std::vector<Particle> state = testing::random_particles(rng, n);
+    const SimParams params = attractor_params(rng, true);
+    const double time = rng.uniform(0.0f, 2.0f);
+    expect_gpu_matches(state, params, time, compute_diagnostics(state, params, time), kTolerance);
+  }
+}
+
+TEST(CudaDiagnostics, AffordableUpToAMillionAllPairsAndAnyNWithAttractors) {
+  COALESCE_REQUIRE_CUDA();
+  const CudaBackend gpu(33, Layout::SoA);
+  EXPECT_EQ(gpu.max_diagnostics_particles(Solver::AllPairs), 1 << 20);
+  EXPECT_EQ(gpu.max_diagnostics_particles(Solver::Attractors), std::numeric_limits<int>::max());
+  EXPECT_TRUE(gpu.diagnostics_affordable(Solver::AllPairs));
+  EXPECT_TRUE(gpu.diagnostics_affordable(Solver::Attractors));
+}
+
+}  // namespace
+}  // namespace coalesce
