@@ -2,6 +2,8 @@
 // the panel check against these, and --help and every error quote them through describe().
 #pragma once
 
+#include <cfloat>
+#include <cmath>
 #include <cstdint>
 #include <string>
 
@@ -15,7 +17,13 @@ constexpr int kMaxParticles = 1 << 27;  // 134,217,728
 struct FloatRange {
   float lo;
   float hi;
-  bool contains(double v) const { return v >= lo && v <= hi; }  // false for NaN
+  // Judged as the float it will be stored as: "1e12" (999999995904 as a float) is inside [0, 1e12], and a
+  // value that underflows to 0 is outside (0, ...]. False for NaN, infinities and beyond the float range.
+  bool contains(double v) const {
+    if (!(std::fabs(v) <= static_cast<double>(FLT_MAX))) return false;
+    const float f = static_cast<float>(v);
+    return f >= lo && f <= hi;
+  }
 };
 
 // The self term of all-pairs is m * eps^-3 * 0: eps >= 1e-6 and masses <= 1e12 keep m * eps^-3 <= 1e30, a

@@ -118,6 +118,16 @@ TEST_F(SceneFile, UnderflowingValuesAreRefusedOnTheirLineWithTheirRange) {
   expect_error(blank + "total_mass = 1e300\n", pad + 1, "expected a number from 1e-12 to 1e12");
 }
 
+// The ends of a range are inside it, as the message says, though 1e12 is not exact as a float.
+TEST_F(SceneFile, RangeEndsAreAccepted) {
+  const Scene s =
+      load_scene_file(write("dt = 1e-9\nsoftening = 1e-6\ntotal_mass = 1e12\ncentral_mass = 1e12\n"
+                            "scale = 1e6\n"));
+  EXPECT_EQ(s.total_mass, 1e12f);
+  EXPECT_EQ(s.central_mass, 1e12f);
+  EXPECT_EQ(s.params.softening, 1e-6f);
+}
+
 TEST_F(SceneFile, UnknownKeysAreErrorsNamingTheKey) {
   expect_error("particles = 10\nparticle = 20\n", 2, "unknown key 'particle'");
   expect_error("[[attractors]]\nmass = 1\nradius = 2\n", 3, "unknown key 'attractors[1].radius'");
