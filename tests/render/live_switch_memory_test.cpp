@@ -4,7 +4,11 @@
 // before the switches. Skips without a device.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
 #include <memory>
 
 #include "app/options.h"
@@ -52,52 +56,85 @@ TEST(LiveSwitches, ThousandRandomSwitchesLeaveDeviceMemoryAsItWas) {
   Options options;
   options.backend = BackendChoice::Cuda;
   options.scene = "swirl";
-  const int first_n = rng.uniform_int(1 << 16, 1 << 20);
+  // Under compute-sanitizer (COALESCE_SANITIZER_QUICK=1, as for the kernel tests) smaller N and 100
+  // switches keep it minutes; the leak check itself is the full run's.
+  const char* quick_env = std::getenv("COALESCE_SANITIZER_QUICK");
+  const bool quick = quick_env && std::string(quick_env) == "1";
+  const int max_n = quick ? 1 << 14 : 1 << 20;
+  const int per_round = quick ? 25 : 250;
+  const int first_n = rng.uniform_int(max_n / 16, max_n);
   options.particles = first_n;
   Viewer viewer(options);
   ASSERT_EQ(viewer.path->mode(), RenderPathMode::Interop) << viewer.path->notice();
 
-  // Every kernel once in every layout and variant first: the runtime loads kernel code lazily, into
-  // device memory, on a kernel's first launch, which is not a leak.
-  for (Layout layout : kAllLayouts) {
-    viewer.simulation.set_layout(layout);
-    for (PackVariant variant : kAllPackVariants) viewer.frame(variant);
-  }
-  viewer.simulation.backend().synchronize();
-  glFinish();
-  const std::size_t before = free_device_memory(0);
-
   int layout_switches = 0, variant_switches = 0, n_switches = 0;
   PackVariant variant = kAllPackVariants[0];
-  for (int i = 0; i < 1000; ++i) {
-    switch (rng.uniform_int(0, 2)) {
-      case 0:
-        viewer.simulation.set_layout(kAllLayouts[static_cast<std::size_t>(rng.uniform_int(0, 2))]);
-        ++layout_switches;
-        break;
-      case 1:
-        variant = kAllPackVariants[static_cast<std::size_t>(rng.uniform_int(0, 3))];
-        ++variant_switches;
-        break;
-      default:
-        viewer.simulation.reseed(rng.uniform_int(1, 1 << 20));
-        viewer.rebuild();
-        ++n_switches;
-        break;
+  const auto random_switches = [&](int count) {
+    for (int i = 0; i < count; ++i) {
+      switch (rng.uniform_int(0, 2)) {
+        case 0:
+          viewer.simulation.set_layout(kAllLayouts[static_cast<std::size_t>(rng.uniform_int(0, 2))]);
+          ++layout_switches;
+          break;
+        case 1:
+          variant = kAllPackVariants[static_cast<std::size_t>(rng.uniform_int(0, 3))];
+          ++variant_switches;
+          break;
+        default:
+          viewer.simulation.reseed(rng.uniform_int(1, max_n));
+          viewer.rebuild();
+          ++n_switches;
+          break;
+      }
+      viewer.frame(variant);
     }
+  };
+  // Free device memory once back at the first N, with all work finished.
+  const auto free_at_first_n = [&] {
+    viewer.simulation.reseed(first_n);
+    viewer.rebuild();
     viewer.frame(variant);
+    viewer.simulation.backend().synchronize();
+    glFinish();
+    // The GL driver frees deleted buffers lazily: give it a moment, so what is measured has settled.
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    return free_device_memory(0);
+  };
+
+  // Warm-up, not measured: every kernel once in every layout and variant (the runtime loads kernel code
+  // into device memory on a kernel's first launch), the largest N this run can reach, and a few switches.
+  for (Layout layout : kAllLayouts) {
+    viewer.simulation.set_layout(layout);
+    for (PackVariant v : kAllPackVariants) viewer.frame(v);
   }
-  viewer.simulation.reseed(first_n);
+  viewer.simulation.reseed(max_n);
   viewer.rebuild();
   viewer.frame(variant);
-  viewer.simulation.backend().synchronize();
-  glFinish();
-  const std::size_t after = free_device_memory(0);
-  std::printf("switches: %d layout, %d pack variant, %d N; free device memory before %zu, after %zu bytes\n",
-              layout_switches, variant_switches, n_switches, before, after);
-  EXPECT_EQ(after, before) << "device memory changed by "
-                           << static_cast<long long>(before) - static_cast<long long>(after)
-                           << " bytes after returning to N = " << first_n;
+  random_switches(50);
+  const std::size_t before = free_at_first_n();
+
+  // 1000 switches in four rounds; the free memory after each round shows a leak as a trend.
+  std::vector<std::size_t> after_round;
+  for (int round = 0; round < 4; ++round) {
+    random_switches(per_round);
+    after_round.push_back(free_at_first_n());
+  }
+  std::printf("switches measured: %d layout, %d pack variant, %d N (warm-up included)\n", layout_switches,
+              variant_switches, n_switches);
+  std::printf("free device memory at N = %d: before %zu", first_n, before);
+  for (std::size_t bytes : after_round) std::printf(", %zu", bytes);
+  std::printf(" bytes\n");
+  // Not bit-exact at large N: the GL driver and the CUDA runtime allocate in pages and keep heaps, so free
+  // memory between identical states moved by up to 10.7 MB either way on an H100 at N up to 1M, with no
+  // trend over the rounds (exact at N up to 16K; docs/reliability.md). 16 MiB still catches a leak of 50 KB
+  // per N switch (about 330 of them), far less than any buffer a switch allocates (the render buffer alone
+  // is 16 bytes per particle, the state 32).
+  constexpr long long kPoolSlack = 16ll << 20;
+  for (std::size_t round = 0; round < after_round.size(); ++round)
+    EXPECT_LE(std::llabs(static_cast<long long>(after_round[round]) - static_cast<long long>(before)),
+              kPoolSlack)
+        << "free device memory after round " << round + 1 << " moved from " << before << " to "
+        << after_round[round] << " bytes, back at N = " << first_n;
   const std::vector<Particle> state = viewer.simulation.backend().download();
   ASSERT_EQ(static_cast<int>(state.size()), first_n);
 #endif
