@@ -1,4 +1,4 @@
-// EGL device-platform setup, following the facts checked on the GPU machine and on Mesa (gpu/README.md).
+// EGL device-platform setup, following the facts checked on the GPU machine and on Mesa (docs/viewer.md, "Headless").
 #include "render/headless_context.h"
 
 #include <cstring>
