@@ -123,7 +123,7 @@ void check_combinations(const Options& options, const std::vector<std::string>& 
   if (options.command != Command::Viewer) return;
   if (options.steps) {
     // --steps opens no window, so window-only flags would be silently ignored: say so instead.
-    for (std::string_view flag : {"--frames", "--screenshot"}) {
+    for (std::string_view flag : {"--frames", "--screenshot", "--sweep", "--lab-tab", "--no-interop"}) {
       if (has(flag))
         throw UsageError(std::string(flag) +
                          " needs frames to render, but --steps runs with no window (drop " +
@@ -136,6 +136,10 @@ void check_combinations(const Options& options, const std::vector<std::string>& 
       throw UsageError("--screenshot needs --frames N, the frame to capture (try --frames 120 --screenshot " +
                        options.screenshot + ")");
   }
+  if (options.no_interop && options.backend == BackendChoice::Cpu)
+    throw UsageError(
+        "--no-interop picks the CUDA backend's render path; --backend cpu always uploads from the "
+        "host (drop --no-interop)");
   if (!options.load_state.empty() && options.particles)
     throw UsageError("--particles conflicts with --load-state, whose file sets N (drop --particles)");
   if (!options.load_state.empty() && options.seed)

@@ -97,6 +97,22 @@ void set_frames(Options& o, std::string_view v, const ValueContext& c) {
   o.frames = static_cast<int>(parse_integer(c, v, 1, kMaxFrames));
 }
 
+void set_sweep(Options& o, std::string_view v, const ValueContext& c) {
+  o.sweep_frames = static_cast<int>(parse_integer(c, v, 1, kMaxFrames));
+}
+
+// The name is checked against the lab's registry when the viewer starts (app/lab_tab.cpp), as --only's is.
+void set_lab_tab(Options& o, std::string_view v, const ValueContext& c) {
+  if (v.empty())
+    throw UsageError(std::string(c.flag) + " needs a lab experiment name (try " + std::string(c.flag) + " " +
+                     std::string(c.example) + ")");
+  o.lab_tab = std::string(v);
+}
+
+void set_no_interop(Options& o, std::string_view, const ValueContext&) {
+  o.no_interop = true;
+}
+
 void set_steps(Options& o, std::string_view v, const ValueContext& c) {
   o.steps = parse_integer(c, v, 0, kMaxSteps);
 }
@@ -149,6 +165,9 @@ void set_size(Options& o, std::string_view v, const ValueContext& c) {
 
 void set_only(Options& o, std::string_view v, const ValueContext& c) {
   o.lab_only = split_list(c, v);
+}
+void set_no_warmup(Options& o, std::string_view, const ValueContext&) {
+  o.lab_no_warmup = true;
 }
 void set_help(Options& o, std::string_view, const ValueContext&) {
   o.show_help = true;
@@ -208,6 +227,8 @@ const OptionSpec kOptions[] = {
      nullptr},
     {"--pack", "naive|tiled|tiled-padded|vector", "tiled", kViewer,
      "render-buffer pack variant (default: fastest measured)", set_pack, nullptr},
+    {"--no-interop", "", "", kViewer, "CUDA backend: draw through the copy path, not CUDA-GL interop",
+     set_no_interop, nullptr},
     {"--width", "PIXELS", "1600", kViewer, "window or image width (default: 1600)", set_width, pixels_range},
     {"--height", "PIXELS", "900", kViewer, "window or image height (default: 900)", set_height, pixels_range},
     {"--headless", "", "", kViewer, "render offscreen (EGL), no display needed; needs --frames", set_headless,
@@ -216,6 +237,10 @@ const OptionSpec kOptions[] = {
      frames_range},
     {"--screenshot", "PATH", "out/shot.png", kViewer,
      "after --frames N, a PNG, and its JSON (PATH with .json)", set_screenshot, nullptr},
+    {"--sweep", "FRAMES", "60", kViewer,
+     "sweep the layouts from the first frame, FRAMES frames each (Compare)", set_sweep, frames_range},
+    {"--lab-tab", "NAME", "transpose", kViewer, "open the panel's Lab tab and run experiment NAME there once",
+     set_lab_tab, nullptr},
     {"--steps", "N", "200", kViewer, "simulate N steps with no window, print stats (Ctrl-C stops, saves)",
      set_steps, steps_range},
     {"--save-state", "PATH", "out/state.npy", kViewer,
@@ -231,6 +256,8 @@ const OptionSpec kOptions[] = {
      size_range},
     {"--only", "LIST", "transpose", kLab, "experiments to run, comma-separated (default: all)", set_only,
      nullptr},
+    {"--no-warmup", "", "", kLab, "no warm-up launches (for profilers, which replay every launch)",
+     set_no_warmup, nullptr},
     {"--help", "", "", kAll, "print this help and exit", set_help, nullptr},
     {"--version", "", "", kAll, "print the version and the features built in, and exit", set_version,
      nullptr},

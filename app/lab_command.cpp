@@ -1,6 +1,5 @@
 // coalesce lab: runs the access-pattern experiments (SPEC section 8), prints the table, writes the JSON.
 #include <cstdio>
-#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
@@ -31,12 +30,10 @@ lab::LabSettings settings_from(const Options& options) {
   if (options.lab_size) settings.side = *options.lab_size;  // range checked by the parser
   settings.repeats = options.repeats > 0 ? options.repeats : kDefaultRepeats;
   settings.seed = static_cast<std::uint32_t>(std::random_device{}());
-  // scripts/profile: under Nsight Compute every launch is replayed, so launch each kernel only a few times.
-  const char* profile = std::getenv("COALESCE_LAB_PROFILE");
-  if (profile != nullptr && std::string(profile) == "1") {
+  // --no-warmup (scripts/profile): a profiler replays every launch, so warm-up launches only cost time.
+  if (options.lab_no_warmup) {
     settings.warmup_calls = 0;
     settings.warmup_ms = 0;
-    if (options.repeats <= 0) settings.repeats = 1;
   }
   return settings;
 }

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <exception>
-#include <iterator>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +12,8 @@
 #ifdef COALESCE_HAVE_VIEWER
 #include <imgui.h>
 #endif
+
+#include "sim/errors.h"
 
 #ifdef COALESCE_HAVE_CUDA
 #include "kernels/lab/lab_registry.h"
@@ -27,8 +28,7 @@ struct LabTab::State {
   int experiment = 0;
   int size_choice = 1;  // index into kSides
   std::string error;
-  std::string pending;   // experiment to run on the next draw (COALESCE_VIEWER_LAB), "" when none
-  int pending_side = 0;  // 0: the size control's choice
+  std::string pending;  // experiment to run on the next draw (--lab-tab), "" when none
 #ifdef COALESCE_HAVE_CUDA
   std::optional<lab::LabRun> run;
   std::string ran_name;
@@ -56,9 +56,17 @@ LabTab::LabTab() : m_state(std::make_unique<State>()) {
 
 LabTab::~LabTab() = default;
 
-void LabTab::run_on_first_draw(const std::string& name, int side) {
+void LabTab::run_on_first_draw(const std::string& name) {
   m_state->pending = name;
-  m_state->pending_side = side;
+}
+
+void LabTab::check_experiment([[maybe_unused]] const std::string& name) {
+#ifdef COALESCE_HAVE_CUDA
+  if (lab::find_lab_experiment(name) != nullptr) return;
+  std::string known;
+  for (const lab::LabExperiment& e : lab::lab_experiments()) known += (known.empty() ? "" : ", ") + e.name;
+  throw UsageError("--lab-tab: unknown lab experiment '" + name + "' (choose from: " + known + ")");
+#endif
 }
 
 #if defined(COALESCE_HAVE_VIEWER) && defined(COALESCE_HAVE_CUDA)
@@ -106,29 +114,16 @@ void run_chosen(LabTab::State& s, const lab::LabExperiment& chosen) {
   }
 }
 
-// Applies a scripted start: selects the experiment and size, or says why it cannot, and returns what to run.
+// Applies a scripted start (--lab-tab, checked by check_experiment): selects the experiment to run.
 const lab::LabExperiment* take_pending(LabTab::State& s) {
   const std::string name = s.pending;
   s.pending.clear();
-  const int side = s.pending_side;
-  if (side != 0) {
-    const int* found = std::find(std::begin(kSides), std::end(kSides), side);
-    if (found == std::end(kSides)) {
-      s.error = "COALESCE_VIEWER_LAB_SIZE=" + std::to_string(side) +
-                " is not a size of the tab: use 1024, 4096 or 8192.";
-      return nullptr;
-    }
-    s.size_choice = int(found - std::begin(kSides));
-  }
   const std::vector<lab::LabExperiment>& experiments = lab::lab_experiments();
   for (int i = 0; i < int(experiments.size()); ++i)
     if (experiments[i].name == name) {
       s.experiment = i;
       return &experiments[i];
     }
-  std::string known;
-  for (const lab::LabExperiment& e : experiments) known += (known.empty() ? "" : ", ") + e.name;
-  s.error = "COALESCE_VIEWER_LAB=" + name + " is not a lab experiment: use one of " + known + ".";
   return nullptr;
 }
 

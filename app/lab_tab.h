@@ -16,9 +16,11 @@ class LabTab {
   // Draws the tab's contents inside the current ImGui window (the viewer opens the tab itself).
   void draw();
 
-  // Scripted start (COALESCE_VIEWER_LAB): select `name` and run it once on the next draw; side 0 keeps the
-  // size control's default. An unknown name or size becomes an error line in the tab.
-  void run_on_first_draw(const std::string& name, int side);
+  // --lab-tab: select experiment `name` and run it once on the next draw, at the size control's default.
+  void run_on_first_draw(const std::string& name);
+  // Throws a UsageError naming the experiments when `name` is not one (builds without CUDA have no lab
+  // to check against, and their tab says so).
+  static void check_experiment(const std::string& name);
 
   struct State;  // opaque; public only so the .cpp's helpers can name it
 

@@ -44,6 +44,9 @@ struct Options {
   std::optional<std::int64_t> steps;  // run N steps with no window and exit
   std::string save_state;             // .npy written at exit
   std::string load_state;             // .npy to start from
+  std::optional<int> sweep_frames;    // --sweep K: sweep the layouts from the first frame, K frames each
+  std::string lab_tab;                // --lab-tab NAME: open the panel's Lab tab and run NAME there once
+  bool no_interop = false;            // --no-interop: the CUDA backend draws through the copy path
 
   // bench: sweeps; lab: experiments.
   std::vector<int> bench_particles;   // empty: the command's defaults
@@ -52,6 +55,7 @@ struct Options {
   int repeats = 0;                    // 0: the command's default
   std::optional<int> lab_size;        // lab: matrix side / element count scale
   std::vector<std::string> lab_only;  // lab: experiment names to run (empty: all)
+  bool lab_no_warmup = false;         // lab --no-warmup: no warm-up launches (profilers replay each one)
 };
 
 }  // namespace coalesce

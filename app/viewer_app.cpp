@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 
 #include <imgui.h>
 
@@ -39,25 +38,16 @@ ViewerApp::ViewerApp(const Options& options, RenderTarget& target, ViewerSimulat
   m_model.sweep = &m_sweep;
   m_model.target = m_target.description();
   m_controls.draw_limit = std::max(0, options.draw_limit);
-  // COALESCE_VIEWER_DRAW_LIMIT overrides --draw-limit, for scripts written before the option existed.
-  if (const char* limit = std::getenv("COALESCE_VIEWER_DRAW_LIMIT"))
-    m_controls.draw_limit = std::max(0, std::atoi(limit));
   m_controls.draw_limit_input = m_controls.draw_limit > 0 ? m_controls.draw_limit : kDefaultDrawLimit;
+  m_interop = options.no_interop ? InteropUse::Off : InteropUse::Allowed;
   rebuild_render_path();
-  // Headless screenshots with all three layouts in Compare: sweep from the first frame, counted in frames.
-  if (const char* frames = std::getenv("COALESCE_VIEWER_SWEEP_FRAMES")) {
-    const int per_layout = std::atoi(frames);
-    if (per_layout > 0) {
-      m_sweep = LayoutSweep(per_layout);
-      m_sweep_in_frames = true;
-      m_requests.sweep = true;
-    }
+  // --sweep K: all three layouts in Compare from the first frame, K frames each, for scripted screenshots.
+  if (options.sweep_frames) {
+    m_sweep = LayoutSweep(*options.sweep_frames);
+    m_sweep_in_frames = true;
+    m_requests.sweep = true;
   }
-  // Headless screenshots of the Lab tab: open it and run the named experiment on its first frame.
-  if (const char* lab = std::getenv("COALESCE_VIEWER_LAB"); lab && *lab) {
-    const char* size = std::getenv("COALESCE_VIEWER_LAB_SIZE");
-    m_panel.open_lab(lab, size ? std::atoi(size) : 0);
-  }
+  if (!options.lab_tab.empty()) m_panel.open_lab(options.lab_tab);
 }
 
 ViewerApp::~ViewerApp() = default;
@@ -77,7 +67,8 @@ void ViewerApp::add_notice(const std::string& text, bool error) {
 
 void ViewerApp::rebuild_render_path() {
   m_path.reset();  // unregister before the buffer is reallocated
-  m_path = std::make_unique<RenderPath>(m_simulation.backend(), m_simulation.is_cuda(), m_renderer);
+  m_path =
+      std::make_unique<RenderPath>(m_simulation.backend(), m_simulation.is_cuda(), m_interop, m_renderer);
   m_model.render_path = m_path->mode();
   m_model.notices.clear();
   for (const std::string& notice : m_base_notices) m_model.notices.push_back({notice, false});
@@ -147,6 +138,8 @@ void ViewerApp::apply_requests() {
     if (!notice.empty()) add_notice(notice, false);
     m_stats.reset_all();
   }
+  if (r.dt) m_simulation.params().dt = *r.dt;  // before a scene change, whose own values then win
+  if (r.softening) m_simulation.params().softening = *r.softening;
   try {
     if (r.scene) m_simulation.load_scene(*r.scene);
     if (r.particles) m_simulation.reseed(*r.particles);

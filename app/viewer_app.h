@@ -23,8 +23,7 @@ class InterruptGuard;
 struct ViewerRun {
   int frames = 0;                             // 0: until the window closes
   const InterruptGuard* interrupt = nullptr;  // Ctrl-C closes the viewer as the window's close button does
-  std::string screenshot;        // taken on the last frame (or frame kScreenshotFrame without --frames)
-  bool exercise_resize = false;  // COALESCE_VIEWER_TEST_RESIZE=1: resize and minimise the window mid-run
+  std::string screenshot;  // taken on the last frame, so it needs frames > 0 (as --screenshot needs --frames)
 };
 
 class ViewerApp {
@@ -44,7 +43,6 @@ class ViewerApp {
   void check_state();
   void take_screenshot(const std::string& path, FramebufferSize size);
   void add_notice(const std::string& text, bool error);
-  bool exercise_resize(long frame);
 
   RenderTarget& m_target;
   ViewerSimulation& m_simulation;
@@ -69,7 +67,8 @@ class ViewerApp {
   PackVariant m_fastest_pack = PackVariant::Vector;
   float m_scene_radius = 1.0f;  // 90th percentile of |position| when the camera was last framed
   static constexpr int kMaxDrawStride = 128;
-  bool m_sweep_in_frames = false;  // COALESCE_VIEWER_SWEEP_FRAMES=K: a scripted sweep, K frames per layout
+  bool m_sweep_in_frames = false;              // --sweep K: a scripted sweep, K frames per layout
+  InteropUse m_interop = InteropUse::Allowed;  // --no-interop: Off
   std::chrono::steady_clock::time_point m_start = std::chrono::steady_clock::now();
 };
 

@@ -10,29 +10,14 @@
 #include "app/viewer_app.h"
 #include "app/viewer_input.h"
 #include "render/gl_api.h"
-#include "render/glfw_window.h"
 
 namespace coalesce {
 namespace {
-constexpr long kScreenshotFrame = 5;  // windowed --screenshot without --frames: once the panel has settled
 using Clock = std::chrono::steady_clock;
 double ms_between(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double, std::milli>(b - a).count();
 }
 }  // namespace
-
-// Under Xvfb: shrink, minimise, restore and grow again while frames keep running. Xvfb has no window
-// manager to honour the minimise, so loop iterations 4-6 also see a 0 x 0 framebuffer, as a minimised
-// window reports it. Returns true while the framebuffer should count as 0 x 0.
-bool ViewerApp::exercise_resize(long frame) {
-  auto* window = dynamic_cast<GlfwWindow*>(&m_target);
-  if (!window) return false;
-  if (frame == 2) window->set_size(640, 360);
-  if (frame == 4) window->iconify();
-  if (frame == 7) window->restore();
-  if (frame == 9) window->set_size(1280, 720);
-  return frame >= 4 && frame < 7;
-}
 
 int ViewerApp::run(const ViewerRun& run) {
   long frame = 0;
@@ -41,8 +26,7 @@ int ViewerApp::run(const ViewerRun& run) {
   while (!m_target.should_close() && !(run.interrupt && run.interrupt->requested())) {
     const Clock::time_point start = Clock::now();
     m_target.poll_events();
-    const bool pretend_minimised = run.exercise_resize && exercise_resize(frame + skipped);
-    const FramebufferSize size = pretend_minimised ? FramebufferSize{} : m_target.framebuffer_size();
+    const FramebufferSize size = m_target.framebuffer_size();
     if (size.empty()) {
       // Minimised: nothing to draw into. Keep the loop alive without spinning; bounded so --frames ends.
       std::this_thread::sleep_for(std::chrono::milliseconds(16));
@@ -83,8 +67,7 @@ int ViewerApp::run(const ViewerRun& run) {
     const Clock::time_point render_end = Clock::now();
 
     const bool last_frame = run.frames > 0 && frame + 1 >= run.frames;
-    const bool scripted =
-        !run.screenshot.empty() && (run.frames > 0 ? last_frame : frame == kScreenshotFrame);
+    const bool scripted = !run.screenshot.empty() && last_frame;
     if (scripted || m_requests.screenshot) {
       take_screenshot(scripted ? run.screenshot : m_controls.screenshot_path, size);
       m_requests.screenshot = false;

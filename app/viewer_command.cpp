@@ -6,6 +6,7 @@
 
 #include "app/commands.h"
 #include "app/interrupt.h"
+#include "app/lab_tab.h"
 #include "app/printable.h"
 #include "app/state_output.h"
 #include "app/viewer_app.h"
@@ -17,15 +18,11 @@
 namespace coalesce {
 namespace {
 
+// The product's only getenv: detects a display to suggest --headless; it switches no behaviour.
 bool has_display() {
   const char* x11 = std::getenv("DISPLAY");
   const char* wayland = std::getenv("WAYLAND_DISPLAY");
   return (x11 && *x11) || (wayland && *wayland);
-}
-
-bool env_flag(const char* name) {
-  const char* value = std::getenv(name);
-  return value && std::string(value) == "1";
 }
 
 // --save-state when the viewer closes (last frame, window closed or Ctrl-C): the state as it is then.
@@ -51,6 +48,7 @@ int run_viewer(const Options& options) {
     throw UsageError("--frames must be at least 1");
   }
   if (options.width <= 0 || options.height <= 0) throw UsageError("--width and --height must be positive");
+  if (!options.lab_tab.empty()) LabTab::check_experiment(options.lab_tab);  // before a window opens
 
   // The simulation first: with a CUDA backend, the headless context picks the EGL device of that GPU.
   ViewerSimulation simulation(options);
@@ -76,7 +74,6 @@ int run_viewer(const Options& options) {
   run.frames = options.frames.value_or(options.headless ? 10 : 0);
   run.screenshot = options.screenshot;
   run.interrupt = &interrupt;
-  run.exercise_resize = env_flag("COALESCE_VIEWER_TEST_RESIZE");
   int code = 0;
   {
     ViewerApp app(options, *target, simulation);  // GL objects die before the context

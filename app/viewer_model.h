@@ -32,6 +32,8 @@ struct ViewerRequests {
   std::optional<std::string> scene;
   std::optional<int> particles;
   std::optional<int> draw_limit;  // 0: draw every particle
+  std::optional<float> dt;        // the panel's sliders, inside sim/limits.h's ranges
+  std::optional<float> softening;
   bool step_once = false;
   bool screenshot = false;
   bool sweep = false;
@@ -52,7 +54,7 @@ struct ViewerControls {
 
 // Everything the panel and the JSON read, gathered by the frame loop (non-owning).
 struct ViewerModel {
-  ViewerSimulation* simulation = nullptr;
+  const ViewerSimulation* simulation = nullptr;
   const ViewerStats* stats = nullptr;
   const FrameStats* frames = nullptr;
   const LayoutSweep* sweep = nullptr;

@@ -10,7 +10,7 @@ void draw_frame_line(const ViewerModel& model, const ViewerControls& controls) {
   const FrameStats& f = *model.frames;
   ImGui::Text("%.1f FPS   frame %.2f ms", f.fps(), f.frame_ms.value());
   ImGui::Text("CPU: simulation %.2f  upload %.2f  render %.2f ms", f.simulation_ms.value(),
-              f.upload_ms.value(), f.render_ms.value());
+              f.upload_ms.value(), f.render_cpu_ms.value());
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "CPU wall time of each step. With the CUDA backend the kernels run asynchronously:\n"
@@ -42,7 +42,7 @@ void draw_frame_line(const ViewerModel& model, const ViewerControls& controls) {
                        model.drawn_particles, controls.draw_limit);
 }
 
-void draw_notices(ViewerModel& model, ViewerRequests& requests) {
+void draw_notices(const ViewerModel& model, ViewerRequests& requests) {
   for (const Notice& n : model.notices) {
     const ImVec4 colour = n.error ? ImVec4(1.0f, 0.45f, 0.4f, 1.0f) : ImVec4(1.0f, 0.85f, 0.4f, 1.0f);
     ImGui::PushTextWrapPos(kPanelWidth - 10.0f);
@@ -66,12 +66,12 @@ void draw_notices(ViewerModel& model, ViewerRequests& requests) {
 
 }  // namespace
 
-void ViewerPanel::open_lab(const std::string& experiment, int side) {
-  m_lab.run_on_first_draw(experiment, side);
+void ViewerPanel::open_lab(const std::string& experiment) {
+  m_lab.run_on_first_draw(experiment);
   m_select_lab_frames = 2;  // ImGui applies SetSelected on the frame after the tab bar first appears
 }
 
-void ViewerPanel::draw(ViewerModel& model, ViewerControls& controls, ViewerRequests& requests) {
+void ViewerPanel::draw(const ViewerModel& model, ViewerControls& controls, ViewerRequests& requests) {
   const ImGuiIO& io = ImGui::GetIO();
   ImGui::SetNextWindowPos(ImVec2(0.0f, 0.0f), ImGuiCond_Always);
   ImGui::SetNextWindowSize(ImVec2(kPanelWidth, io.DisplaySize.y), ImGuiCond_Always);

@@ -1,5 +1,6 @@
 // The control panel (SPEC section 5): device, frame times, per-kernel table and plots, Compare bars,
-// controls, notices, and the Lab tab. Reads the model; writes only controls and requests.
+// controls, notices, and the Lab tab. Reads the model (const, the simulation too); writes only controls
+// and requests.
 #pragma once
 
 #include <string>
@@ -13,9 +14,9 @@ constexpr float kPanelWidth = 470.0f;  // the panel sits at the left; particles 
 
 class ViewerPanel {
  public:
-  void draw(ViewerModel& model, ViewerControls& controls, ViewerRequests& requests);
-  // COALESCE_VIEWER_LAB: show the Lab tab from the first frame and run `experiment` there once.
-  void open_lab(const std::string& experiment, int side);
+  void draw(const ViewerModel& model, ViewerControls& controls, ViewerRequests& requests);
+  // --lab-tab: show the Lab tab from the first frame and run `experiment` there once.
+  void open_lab(const std::string& experiment);
 
  private:
   LabTab m_lab;

@@ -44,7 +44,7 @@ void draw_limit_controls(ViewerControls& controls, ViewerRequests& requests) {
 }
 
 void draw_simulation_controls(const ViewerModel& model, ViewerControls& controls, ViewerRequests& requests) {
-  ViewerSimulation& sim = *model.simulation;
+  const ViewerSimulation& sim = *model.simulation;
   Layout layout = sim.backend().layout();
   if (enum_combo("layout (1/2/3)", layout, kAllLayouts)) requests.layout = layout;
   enum_combo("pack variant", controls.pack, kAllPackVariants);
@@ -66,11 +66,12 @@ void draw_simulation_controls(const ViewerModel& model, ViewerControls& controls
   if (ImGui::Button("set N (re-seeds)") && controls.particles_input > 0)
     requests.particles = controls.particles_input;
   draw_limit_controls(controls, requests);
-  SimParams& params = sim.params();
   // AlwaysClamp: a Ctrl-click typed value stays inside the slider, which lies inside sim/limits.h's ranges.
   constexpr ImGuiSliderFlags kClampedLog = ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp;
-  ImGui::SliderFloat("dt", &params.dt, 1e-5f, 1e-2f, "%.3g", kClampedLog);
-  ImGui::SliderFloat("softening", &params.softening, 1e-4f, 0.5f, "%.3g", kClampedLog);
+  float dt = sim.scene().params.dt, softening = sim.scene().params.softening;
+  if (ImGui::SliderFloat("dt", &dt, 1e-5f, 1e-2f, "%.3g", kClampedLog)) requests.dt = dt;
+  if (ImGui::SliderFloat("softening", &softening, 1e-4f, 0.5f, "%.3g", kClampedLog))
+    requests.softening = softening;
   ImGui::SliderFloat("brightness", &controls.brightness, 0.1f, 4.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
 }
 

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 
 #include "render/gl_api.h"
 #include "render/gl_driver.h"
@@ -35,14 +34,12 @@ PackVariant default_pack_variant([[maybe_unused]] Backend& backend) {
   return PackVariant::Vector;
 }
 
-RenderPath::RenderPath(Backend& backend, bool cuda_backend, ParticleRenderer& renderer) {
+RenderPath::RenderPath(Backend& backend, bool cuda_backend, InteropUse interop, ParticleRenderer& renderer) {
   renderer.resize(backend.particle_count());
   if (!cuda_backend) return;
   m_mode = RenderPathMode::Copy;
-  // COALESCE_NO_INTEROP=1 forces the fallback, so the copy path can be exercised on a GPU machine too.
-  const char* disabled = std::getenv("COALESCE_NO_INTEROP");
-  if (disabled && std::string(disabled) == "1") {
-    m_notice = "CUDA-GL interop disabled by COALESCE_NO_INTEROP=1: using the copy path (slower)";
+  if (interop == InteropUse::Off) {
+    m_notice = "CUDA-GL interop off (--no-interop): frames take the copy path (slower)";
     return;
   }
   try {

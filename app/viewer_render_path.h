@@ -18,10 +18,13 @@ class InteropBuffer;
 enum class RenderPathMode { Interop, Copy, HostUpload };
 const char* to_string(RenderPathMode mode);
 
+enum class InteropUse { Allowed, Off };  // Off: --no-interop, the copy path even where interop works
+
 class RenderPath {
  public:
-  // Resizes the renderer's buffer to the backend's N and registers it when the backend is CUDA.
-  RenderPath(Backend& backend, bool cuda_backend, ParticleRenderer& renderer);
+  // Resizes the renderer's buffer to the backend's N and registers it when the backend is CUDA and
+  // `interop` allows it.
+  RenderPath(Backend& backend, bool cuda_backend, InteropUse interop, ParticleRenderer& renderer);
   ~RenderPath();
   RenderPath(const RenderPath&) = delete;
   RenderPath& operator=(const RenderPath&) = delete;
@@ -30,7 +33,7 @@ class RenderPath {
   void update(Backend& backend, PackVariant variant, ParticleRenderer& renderer);
 
   RenderPathMode mode() const { return m_mode; }
-  const std::string& notice() const { return m_notice; }  // empty unless interop fell back
+  const std::string& notice() const { return m_notice; }  // empty unless the CUDA backend copies
 
   // Index of a particle with a non-finite position or speed, if one is seen. Host paths scan all of
   // them; the interop path reads back a bounded sample of the GL buffer so the check stays cheap.

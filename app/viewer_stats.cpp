@@ -62,7 +62,7 @@ void FrameStats::add(double frame, double simulation, double upload, double rend
   frame_ms.add(frame);
   simulation_ms.add(simulation);
   upload_ms.add(upload);
-  render_ms.add(render);
+  render_cpu_ms.add(render);
   push_history(history_frame_ms, frame);
   ++frames;
 }

@@ -86,7 +86,7 @@ struct FrameStats {
   Ema frame_ms{0.05};
   Ema simulation_ms{0.05};  // CPU wall time: launches only, with the CUDA backend
   Ema upload_ms{0.05};      // CPU wall time: map + pack launch + unmap, or pack + glBufferSubData
-  Ema render_ms{0.05};      // CPU wall time: issuing the draw, the panel and ImGui's draw lists
+  Ema render_cpu_ms{0.05};  // CPU wall time: issuing the draw, the panel and ImGui's draw lists
   Ema render_gpu_ms{0.05};  // GPU time: particle pass + tone map (GL_TIME_ELAPSED)
   std::deque<float> history_frame_ms;
   long frames = 0;

@@ -102,14 +102,4 @@ std::string GlfwWindow::description() const {
          ", GL " + (version ? version : "?");
 }
 
-void GlfwWindow::set_size(int width, int height) {
-  glfwSetWindowSize(m_window, width, height);
-}
-void GlfwWindow::iconify() {
-  glfwIconifyWindow(m_window);
-}
-void GlfwWindow::restore() {
-  glfwRestoreWindow(m_window);
-}
-
 }  // namespace coalesce

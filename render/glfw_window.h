@@ -34,11 +34,6 @@ class GlfwWindow final : public RenderTarget {
   bool headless() const override { return false; }
   std::string description() const override;
 
-  // Test hooks for the 0 x 0 and resize paths.
-  void set_size(int width, int height);
-  void iconify();
-  void restore();
-
  private:
   GLFWwindow* m_window = nullptr;
   bool m_imgui = false;

@@ -108,10 +108,11 @@ TEST(HeadlessScreenshot, ScriptedSweepFillsCompareForAllLayoutsAndRestoresTheLay
   const int per_layout = rng.uniform_int(2, 3);
   TempDir dir;
   const std::string png = dir.file("sweep.png");
-  const ProcessResult r = run_process(
-      {coalesce_executable(), "--headless", "--backend", "cpu", "--scene", "swirl", "--particles", "4096",
-       "--layout", "soa", "--frames", std::to_string(3 * per_layout + 3), "--screenshot", png},
-      {"DISPLAY"}, {"COALESCE_VIEWER_SWEEP_FRAMES=" + std::to_string(per_layout)});
+  const ProcessResult r =
+      run_process({coalesce_executable(), "--headless", "--backend", "cpu", "--scene", "swirl", "--particles",
+                   "4096", "--layout", "soa", "--frames", std::to_string(3 * per_layout + 3), "--sweep",
+                   std::to_string(per_layout), "--screenshot", png},
+                  {"DISPLAY"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = load_screenshot_json(dir.file("sweep.json"));
   for (const char* layout : {"aos", "soa", "float4"}) {
@@ -149,7 +150,7 @@ TEST(HeadlessScreenshot, DrawLimitDrawsEveryKthParticleWithTheirLight) {
         run_process({coalesce_executable(), "--headless", "--backend", "cpu", "--scene", "swirl",
                      "--particles", std::to_string(particles), "--frames", "2", "--width", "1280", "--height",
                      "720", "--draw-limit", std::to_string(draw_limit), "--screenshot", png},
-                    {"DISPLAY", "COALESCE_VIEWER_DRAW_LIMIT"});
+                    {"DISPLAY"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     return png;
   };

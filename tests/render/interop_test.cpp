@@ -1,5 +1,5 @@
 // On a GPU machine: headless EGL on the NVIDIA device with the CUDA backend draws through CUDA-GL
-// interop, and COALESCE_NO_INTEROP=1 takes the copy fallback with a notice. Skips without a device.
+// interop, and --no-interop takes the copy path with a notice. Skips without a device.
 #include <gtest/gtest.h>
 
 #include "tests/render/screenshot_checks.h"
@@ -23,28 +23,30 @@ bool have_cuda_device() {
 #endif
 }
 
-ProcessResult run_cuda_headless(const std::string& png, int particles, const std::vector<std::string>& env) {
-  return run_process({coalesce_executable(),
-                      "--headless",
-                      "--backend",
-                      "cuda",
-                      "--scene",
-                      "swirl",
-                      "--solver",
-                      "attractors",
-                      "--particles",
-                      std::to_string(particles),
-                      "--layout",
-                      "soa",
-                      "--frames",
-                      "30",
-                      "--width",
-                      std::to_string(kWidth),
-                      "--height",
-                      std::to_string(kHeight),
-                      "--screenshot",
-                      png},
-                     {"DISPLAY"}, env);
+ProcessResult run_cuda_headless(const std::string& png, int particles,
+                                const std::vector<std::string>& extra) {
+  std::vector<std::string> command = {coalesce_executable(),
+                                      "--headless",
+                                      "--backend",
+                                      "cuda",
+                                      "--scene",
+                                      "swirl",
+                                      "--solver",
+                                      "attractors",
+                                      "--particles",
+                                      std::to_string(particles),
+                                      "--layout",
+                                      "soa",
+                                      "--frames",
+                                      "30",
+                                      "--width",
+                                      std::to_string(kWidth),
+                                      "--height",
+                                      std::to_string(kHeight),
+                                      "--screenshot",
+                                      png};
+  command.insert(command.end(), extra.begin(), extra.end());
+  return run_process(command, {"DISPLAY"});
 }
 
 TEST(Interop, CudaBackendDrawsThroughInteropAndFallsBackWhenDisabled) {
@@ -66,12 +68,13 @@ TEST(Interop, CudaBackendDrawsThroughInteropAndFallsBackWhenDisabled) {
       << ja.at("frame").dump();
 
   const std::string copy_png = dir.file("copy.png");
-  const ProcessResult b = run_cuda_headless(copy_png, particles, {"COALESCE_NO_INTEROP=1"});
+  const ProcessResult b = run_cuda_headless(copy_png, particles, {"--no-interop"});
   ASSERT_EQ(b.exit_code, 0) << b.err;
   expect_panel_and_particles(copy_png, kWidth, kHeight);
   const auto jb = load_screenshot_json(dir.file("copy.json"));
   EXPECT_NE(jb.at("render").at("path").get<std::string>().find("copy"), std::string::npos) << jb.dump(2);
-  EXPECT_FALSE(jb.at("notices").empty()) << "the copy fallback must show a notice";
+  ASSERT_FALSE(jb.at("notices").empty()) << "the copy path must show a notice";
+  EXPECT_NE(jb.at("notices").dump().find("--no-interop"), std::string::npos) << jb.at("notices").dump();
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
-// COALESCE_VIEWER_LAB on Mesa with the CPU backend: the headless run opens the Lab tab (here it shows the
-// "needs a CUDA device" line), writes the screenshot and its JSON and exits 0, also for an unknown name.
+// --lab-tab on Mesa with the CPU backend: the headless run opens the Lab tab (here it shows the "needs a
+// CUDA device" line) and writes the screenshot and its JSON; an unknown experiment is a usage error.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -15,11 +15,27 @@ namespace {
 constexpr int kWidth = 1000;
 constexpr int kHeight = 700;
 
-ProcessResult run_headless(const std::string& png, int particles, const std::vector<std::string>& env) {
-  return run_process({coalesce_executable(), "--headless", "--backend", "cpu", "--scene", "galaxies",
-                      "--particles", std::to_string(particles), "--layout", "soa", "--frames", "6", "--width",
-                      std::to_string(kWidth), "--height", std::to_string(kHeight), "--screenshot", png},
-                     {"DISPLAY", "WAYLAND_DISPLAY", "COALESCE_VIEWER_LAB", "COALESCE_VIEWER_LAB_SIZE"}, env);
+ProcessResult run_headless(const std::string& png, int particles, const std::vector<std::string>& extra) {
+  std::vector<std::string> command = {coalesce_executable(),
+                                      "--headless",
+                                      "--backend",
+                                      "cpu",
+                                      "--scene",
+                                      "galaxies",
+                                      "--particles",
+                                      std::to_string(particles),
+                                      "--layout",
+                                      "soa",
+                                      "--frames",
+                                      "6",
+                                      "--width",
+                                      std::to_string(kWidth),
+                                      "--height",
+                                      std::to_string(kHeight),
+                                      "--screenshot",
+                                      png};
+  command.insert(command.end(), extra.begin(), extra.end());
+  return run_process(command, {"DISPLAY", "WAYLAND_DISPLAY"});
 }
 
 // Near-white (text) pixels in the panel below its frame lines, where the tabs' contents are.
@@ -31,12 +47,12 @@ int panel_text_below(const std::string& png, int top) {
   return text;
 }
 
-TEST(LabTabScreenshot, LabHookOpensTheLabTabAndWritesTheShot) {
+TEST(LabTabScreenshot, LabTabFlagOpensTheLabTabAndWritesTheShot) {
   TestRng rng;
   const int particles = rng.uniform_int(2048, 4096);
   TempDir dir;
   const std::string lab_png = dir.file("lab.png"), viewer_png = dir.file("viewer.png");
-  const ProcessResult lab = run_headless(lab_png, particles, {"COALESCE_VIEWER_LAB=transpose"});
+  const ProcessResult lab = run_headless(lab_png, particles, {"--lab-tab", "transpose"});
   ASSERT_EQ(lab.exit_code, 0) << lab.err;
   ASSERT_TRUE(std::filesystem::exists(lab_png));
   const auto j = load_screenshot_json(dir.file("lab.json"));
@@ -49,14 +65,22 @@ TEST(LabTabScreenshot, LabHookOpensTheLabTabAndWritesTheShot) {
                                        << " text pixels, viewer " << viewer_text << ")";
 }
 
-TEST(LabTabScreenshot, UnknownExperimentDoesNotCrash) {
+// The registry is built with CUDA, device or not: the name is checked before any window or file.
+TEST(LabTabScreenshot, UnknownExperimentIsOneLineAndExitTwo) {
+#ifndef COALESCE_HAVE_CUDA
+  GTEST_SKIP() << "skipped: a build without CUDA has no lab experiments to check the name against";
+#endif
+  TestRng rng;
+  const std::string name = "no-such-experiment-" + std::to_string(rng.uniform_int(0, 1 << 20));
   TempDir dir;
   const std::string png = dir.file("unknown.png");
-  const ProcessResult r =
-      run_headless(png, 2048, {"COALESCE_VIEWER_LAB=no-such-experiment", "COALESCE_VIEWER_LAB_SIZE=777"});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(std::filesystem::exists(png));
-  EXPECT_TRUE(std::filesystem::exists(dir.file("unknown.json")));
+  const ProcessResult r = run_headless(png, 2048, {"--lab-tab", name});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  const std::vector<std::string> lines = r.err_lines();
+  ASSERT_EQ(lines.size(), 1u) << r.err;
+  EXPECT_NE(lines[0].find("--lab-tab: unknown lab experiment '" + name + "'"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[0].find("transpose"), std::string::npos) << "the line lists the experiments: " << lines[0];
+  EXPECT_FALSE(std::filesystem::exists(png));
 }
 
 }  // namespace
