@@ -36,7 +36,7 @@ void set_backend(Options& o, std::string_view v, const ValueContext& c) {
 
 void set_layout(Options& o, std::string_view v, const ValueContext& c) {
   const auto layout = parse_layout(v);
-  if (!layout) throw UsageError(bad_choice(c, v, "aos|soa|float4"));
+  if (!layout) throw UsageError(bad_choice(c, v, kLayoutChoices));
   o.layout = *layout;
 }
 
@@ -141,7 +141,7 @@ void set_json(Options& o, std::string_view v, const ValueContext& c) {
 void set_layouts(Options& o, std::string_view v, const ValueContext& c) {
   for (const std::string& item : split_list(c, v)) {
     const auto layout = parse_layout(item);
-    if (!layout) throw UsageError(bad_choice(c, item, "a list of aos, soa, float4"));
+    if (!layout) throw UsageError(bad_choice(c, item, "a list of " + std::string(kLayoutNames)));
     if (std::find(o.bench_layouts.begin(), o.bench_layouts.end(), *layout) != o.bench_layouts.end())
       throw UsageError(std::string(c.flag) + " names '" + item + "' twice (try " + std::string(c.flag) + " " +
                        std::string(c.example) + ")");
@@ -210,7 +210,7 @@ std::string size_range() {
 const OptionSpec kOptions[] = {
     {"--backend", "cuda|cpu", "cpu", kViewerBench, "compute backend (default: cuda when a device exists)",
      set_backend, nullptr},
-    {"--layout", "aos|soa|float4", "float4", kViewer, "particle memory layout (default: float4)", set_layout,
+    {"--layout", kLayoutChoices, "float4", kViewer, "particle memory layout (default: float4)", set_layout,
      nullptr},
     {"--solver", "all-pairs|attractors", "all-pairs", kViewerBench,
      "force solver (default: the scene's; bench: both)", set_solver, nullptr},
@@ -247,7 +247,7 @@ const OptionSpec kOptions[] = {
      "write the final state as .npy (N x 7 float32), also after Ctrl-C", set_save_state, nullptr},
     {"--load-state", "PATH", "out/state.npy", kViewer, "start from a .npy state (N comes from the file)",
      set_load_state, nullptr},
-    {"--layouts", "LIST", "aos,soa,float4", kBench, "layouts to sweep (default: all)", set_layouts, nullptr},
+    {"--layouts", "LIST", kLayoutList, kBench, "layouts to sweep (default: all)", set_layouts, nullptr},
     {"--json", "FILE", "out/results.json", kBench | kLab, "also write the results as JSON (- : stdout)",
      set_json, nullptr},
     {"--repeats", "N", "5", kBench | kLab, "timed repeats per measurement; the median is reported",

@@ -3,6 +3,7 @@
 
 #include "app/cli.h"
 #include "app/cli_table.h"
+#include "sim/layout.h"
 
 namespace coalesce {
 namespace {
@@ -42,7 +43,8 @@ std::string usage_text() {
   text +=
       "\nevery command (-h is --help):\n" + option_lines(cli::kAll, true) +
       "\nValues go as '--opt value' or '--opt=value'. Exit codes: 0 ok, 1 runtime failure, 2 usage error.\n"
-      "Keys in the viewer: 1/2/3 layout, Space pause, S step, H panel, F12 screenshot, R reset camera.\n";
+      "Keys in the viewer: " +
+      std::string(kLayoutKeys) + " layout, Space pause, S step, H panel, F12 screenshot, R reset camera.\n";
   return text;
 }
 

@@ -57,7 +57,7 @@ std::string lab_table(const lab::LabRun& run, const std::vector<const lab::LabEx
   }
   out += "\nbytes and lessons:\n";
   for (const lab::LabExperiment* e : experiments)
-    out += "  " + pad(e->name, widths[0]) + e->byte_formula + ": " + e->lesson + "\n";
+    out += "  " + pad(e->name, widths[0]) + e->byte_formula + ": " + lab::lab_lesson(*e, run.rows) + "\n";
   return out;
 }
 
@@ -78,8 +78,10 @@ std::string lab_json(const lab::LabRun& run, const std::vector<const lab::LabExp
                      {"seed", run.settings.seed}};
   json list = json::array();
   for (const lab::LabExperiment* e : experiments)
-    list.push_back(
-        {{"name", e->name}, {"title", e->title}, {"byte_formula", e->byte_formula}, {"lesson", e->lesson}});
+    list.push_back({{"name", e->name},
+                    {"title", e->title},
+                    {"byte_formula", e->byte_formula},
+                    {"lesson", lab::lab_lesson(*e, run.rows)}});
   doc["experiments"] = list;
   json rows = json::array();
   for (const lab::LabRow& r : run.rows) {

@@ -152,7 +152,8 @@ void LabTab::draw() {
   if (ImGui::Button("Run")) run_chosen(s, chosen);
   ImGui::SameLine();
   ImGui::TextDisabled("bytes: %s", chosen.byte_formula.c_str());
-  ImGui::TextWrapped("Lesson: %s", chosen.lesson.c_str());
+  ImGui::TextWrapped("Lesson: %s",
+                     lab::lab_lesson(chosen, s.run ? s.run->rows : std::vector<lab::LabRow>{}).c_str());
   if (!s.error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.3f, 0.3f, 1.0f), "Run failed: %s", s.error.c_str());
   if (s.run) {
     ImGui::Separator();

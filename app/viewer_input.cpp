@@ -1,4 +1,5 @@
-// Keys: 1/2/3 layout, Space pause, S step, H panel, R camera, F12 screenshot. Mouse: orbit, pan, zoom.
+// Keys: each layout's key from kLayoutTable (1/2/3), Space pause, S step, H panel, R camera, F12 screenshot.
+// Mouse: orbit, pan, zoom.
 #include "app/viewer_input.h"
 
 #include <imgui.h>
@@ -7,13 +8,15 @@
 
 namespace coalesce {
 
+// Table keys are digits; GLFW names them by their ASCII codes.
+static_assert(GLFW_KEY_1 == '1' && GLFW_KEY_9 == '9', "GLFW digit key codes are ASCII");
+
 void handle_input(OrbitCamera& camera, ViewerControls& controls, ViewerRequests& requests) {
   const ImGuiIO& io = ImGui::GetIO();
   // ImGui 1.86 with its GLFW backend indexes KeysDown by GLFW key codes.
   if (!io.WantCaptureKeyboard) {
-    if (ImGui::IsKeyPressed(GLFW_KEY_1, false)) requests.layout = Layout::AoS;
-    if (ImGui::IsKeyPressed(GLFW_KEY_2, false)) requests.layout = Layout::SoA;
-    if (ImGui::IsKeyPressed(GLFW_KEY_3, false)) requests.layout = Layout::Float4;
+    for (const LayoutInfo& row : kLayoutTable)
+      if (ImGui::IsKeyPressed(row.key, false)) requests.layout = row.layout;
     if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) controls.paused = !controls.paused;
     if (ImGui::IsKeyPressed(GLFW_KEY_S, true)) requests.step_once = true;
     if (ImGui::IsKeyPressed(GLFW_KEY_H, false)) controls.panel_visible = !controls.panel_visible;

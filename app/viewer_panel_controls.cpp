@@ -46,7 +46,8 @@ void draw_limit_controls(ViewerControls& controls, ViewerRequests& requests) {
 void draw_simulation_controls(const ViewerModel& model, ViewerControls& controls, ViewerRequests& requests) {
   const ViewerSimulation& sim = *model.simulation;
   Layout layout = sim.backend().layout();
-  if (enum_combo("layout (1/2/3)", layout, kAllLayouts)) requests.layout = layout;
+  if (enum_combo(("layout (" + std::string(kLayoutKeys) + ")").c_str(), layout, kAllLayouts))
+    requests.layout = layout;
   enum_combo("pack variant", controls.pack, kAllPackVariants);
   Solver solver = sim.scene().params.solver;
   if (enum_combo("solver", solver, std::array<Solver, 2>{Solver::AllPairs, Solver::Attractors}))

@@ -19,32 +19,20 @@ std::string kernel_label(KernelKind kind) {
   return std::string(to_string(kind));
 }
 
-constexpr const char* kComputeBound =
-    "all-pairs forces are compute-bound (N^2 interactions on 48 N bytes):\n"
-    "GB/s says nothing about this kernel, interactions/s does";
+// Why the all-pairs forces row shows interactions/s: its byte formula, next to its N^2 interactions.
+std::string compute_bound_note(Layout layout) {
+  const ByteFormula formula = kernel_byte_formula(KernelKind::Forces, layout, Solver::AllPairs);
+  return "all-pairs forces are compute-bound (" + std::string(formula.interactions) + " interactions on " +
+         std::to_string(formula.bytes_per_particle()) +
+         " N bytes):\nGB/s says nothing about this kernel, interactions/s does";
+}
 
 }  // namespace
 
+// Generated from sim/byte_counts.h, the formulas the backends count bytes with.
 std::string byte_formula(KernelKind kind, Layout layout, Solver solver) {
-  const bool f4 = layout == Layout::Float4;
-  switch (kind) {
-    case KernelKind::Forces:
-      return solver == Solver::AllPairs
-                 ? (f4 ? "N x (16 B pos+mass + 16 B vel read + 16 B vel write) = 48 N bytes; N^2 interactions"
-                       : "N x (16 B pos+mass + 12 B vel read + 12 B vel write) = 40 N bytes; N^2 "
-                         "interactions")
-                 : (f4 ? "N x (16 B pos + 16 B vel read + 16 B vel write) = 48 N bytes; N x k interactions"
-                       : "N x (12 B pos + 12 B vel read + 12 B vel write) = 36 N bytes; N x k interactions");
-    case KernelKind::Integrate:
-      return f4 ? "N x (16 B pos + 16 B vel read + 16 B pos write) = 48 N bytes"
-                : "N x (12 B pos + 12 B vel read + 12 B pos write) = 36 N bytes";
-    case KernelKind::Pack:
-      return f4 ? "N x (16 B pos + 16 B vel read + 16 B x,y,z,speed write) = 48 N bytes"
-                : "N x (12 B pos + 12 B vel read + 16 B x,y,z,speed write) = 40 N bytes";
-    case KernelKind::Convert:
-      return "N x (source state read + destination state write): 28 B per AoS/SoA record, 32 B per float4";
-  }
-  return "";
+  if (kind == KernelKind::Convert) return convert_formula_summary();
+  return kernel_byte_formula(kind, layout, solver).text();
 }
 
 void draw_kernel_section(const ViewerModel& model) {
@@ -76,7 +64,7 @@ void draw_kernel_section(const ViewerModel& model) {
       ImGui::TableNextColumn();
       if (by_interactions) {
         ImGui::TextDisabled("-");
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kComputeBound);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", compute_bound_note(layout).c_str());
       } else {
         ImGui::Text("%.4g", s.gigabytes_per_second.value());
         if (ImGui::IsItemHovered())
@@ -151,7 +139,7 @@ void draw_compare_section(const ViewerModel& model) {
         if (metric == KernelMetric::InteractionsPerSecond) {
           ImGui::SetTooltip("%s %s: %.3g interactions/s, %.3f ms (full bar = best layout)\n%s",
                             std::string(to_string(layout)).c_str(), kernel_label(kind).c_str(), value,
-                            c.milliseconds, kComputeBound);
+                            c.milliseconds, compute_bound_note(layout).c_str());
         } else {
           ImGui::SetTooltip("%s %s: %.1f GB/s, %.3f ms%s", std::string(to_string(layout)).c_str(),
                             kernel_label(kind).c_str(), value, c.milliseconds,

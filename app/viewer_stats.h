@@ -77,7 +77,7 @@ class ViewerStats {
 
  private:
   std::array<KernelStats, kKernelKinds> m_kernels;
-  std::array<std::array<CompareEntry, kKernelKinds>, 3> m_compare{};
+  std::array<std::array<CompareEntry, kKernelKinds>, kLayoutCount> m_compare{};
 };
 
 // Frame timing: wall time per frame, the CPU wall time of its simulation, upload and render steps, and

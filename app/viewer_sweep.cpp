@@ -24,8 +24,9 @@ std::optional<Layout> LayoutSweep::update(double now) {
 std::string LayoutSweep::status() const {
   if (!m_active || m_index < 0) return "";
   char text[64];
-  std::snprintf(text, sizeof text, "sweeping: %s (%d of 3)",
-                std::string(to_string(kAllLayouts[static_cast<size_t>(m_index)])).c_str(), m_index + 1);
+  std::snprintf(text, sizeof text, "sweeping: %s (%d of %d)",
+                std::string(to_string(kAllLayouts[static_cast<size_t>(m_index)])).c_str(), m_index + 1,
+                static_cast<int>(kLayoutCount));
   return text;
 }
 

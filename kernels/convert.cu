@@ -14,7 +14,7 @@ __global__ void __launch_bounds__(kThreads) convert_kernel(From from, To to) {
   const long long index = global_thread_index();
   if (index >= from.n) return;
   const int i = static_cast<int>(index);
-  store_particle(to, i, load_particle(from, i));
+  to.store(i, load_particle(from, i));
 }
 
 }  // namespace

@@ -33,7 +33,7 @@ int checked_device(int device, int particles) {
 }
 
 std::size_t state_bytes_for(int n) {
-  return kStateBytesPerParticle * static_cast<std::size_t>(n);
+  return max_state_bytes(n);
 }
 
 }  // namespace

@@ -12,7 +12,7 @@
 
 #include "kernels/cuda_event.h"
 #include "kernels/device_buffer.h"
-#include "kernels/state_views.h"
+#include "sim/layout_storage.h"
 #include "kernels/timing_ring.h"
 #include "sim/backend.h"
 
@@ -65,10 +65,10 @@ class CudaBackend final : public Backend {
   int m_device;
   DeviceInfo m_info;
   CudaStream m_stream;
-  DeviceBuffer<unsigned char> m_state;    // kStateBytesPerParticle x N, in m_layout
+  DeviceBuffer<unsigned char> m_state;    // max_state_bytes(N): any layout fits, in m_layout
   DeviceBuffer<unsigned char> m_scratch;  // same size: conversion target and staging
   TimingRing m_timings;
-  std::array<std::optional<PackVariant>, 3> m_fastest_pack{};
+  std::array<std::optional<PackVariant>, kLayoutCount> m_fastest_pack{};
 };
 
 }  // namespace coalesce

@@ -94,13 +94,13 @@ __global__ void __launch_bounds__(kThreads)
   double sums[kSumCount] = {};
   BodyD self{0.0, 0.0, 0.0, 0.0};  // a thread past the end adds nothing (m = 0) but reaches every barrier
   if (i < n) {
-    self = widen(load_position_mass(view, i));
+    self = widen(view.position_mass(i));
     add_motion(sums, self.m, view.velocity(i));
   }
   double row = 0.0;
   for (int start = block_start; start < n; start += kThreads) {
     const int j = start + static_cast<int>(threadIdx.x);
-    if (j < n) tile[threadIdx.x] = widen(load_position_mass(view, j));
+    if (j < n) tile[threadIdx.x] = widen(view.position_mass(j));
     __syncthreads();
     const int count = min(kThreads, n - start);
     // Diagonal tile: only bodies after this row's own (a thread past the end has none: threadIdx >= count).
@@ -125,7 +125,7 @@ __global__ void __launch_bounds__(kThreads)
   const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
   for (long long index = global_thread_index(); index < view.n; index += stride) {
     const int i = static_cast<int>(index);
-    const BodyD p = widen(load_position_mass(view, i));
+    const BodyD p = widen(view.position_mass(i));
     add_motion(sums, p.m, view.velocity(i));
     for (int k = 0; k < snapshot.count; ++k) {
       const Vec3 a = snapshot.position[k];

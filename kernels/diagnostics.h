@@ -4,7 +4,7 @@
 
 #include <cuda_runtime.h>
 
-#include "kernels/state_views.h"
+#include "sim/layout_storage.h"
 #include "sim/diagnostics.h"
 #include "sim/physics.h"
 

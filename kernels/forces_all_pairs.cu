@@ -37,7 +37,7 @@ __global__ void __launch_bounds__(kThreads) all_pairs_kick_kernel(View view, flo
 
   for (int start = 0; start < n; start += kThreads) {
     const int j = start + threadIdx.x;
-    if (j < n) tile[threadIdx.x] = load_position_mass(view, j);
+    if (j < n) tile[threadIdx.x] = view.position_mass(j);
     __syncthreads();
     const int count = min(kThreads, n - start);
     if (count == kThreads) {

@@ -1,54 +1,114 @@
 // Bytes each kernel must move and interactions it computes, per layout and solver: one set of formulas
-// shared by the CPU and CUDA backends so their GB/s figures mean the same thing.
+// shared by the CPU and CUDA backends so their GB/s figures mean the same thing. Each formula is a list of
+// named per-particle terms, so the number (bytes_moved) and the text the panel and the JSON show
+// (ByteFormula::text) come from the same values and cannot disagree.
 #pragma once
+
+#include <array>
+#include <string>
+#include <string_view>
 
 #include "sim/kernel_stats.h"
 #include "sim/layout.h"
+#include "sim/particle.h"
 
 namespace coalesce {
 
-// Bytes of one particle's position (+ mass) record as a kernel must load it: 16 B either way, since
-// AoS/SoA read x, y, z and mass (4 floats) and float4 reads one (x, y, z, mass) float4.
-constexpr double position_mass_bytes(Layout) {
-  return 16.0;
-}
-// Position or velocity alone: 12 B for AoS/SoA (3 floats), 16 B for float4 (whole float4s move).
-constexpr double vec3_bytes(Layout layout) {
-  return layout == Layout::Float4 ? 16.0 : 12.0;
-}
-// The whole stored state of one particle: 28 B for AoS/SoA, 32 B for float4 (the unused vel.w included).
-constexpr double state_bytes(Layout layout) {
-  return layout == Layout::Float4 ? 32.0 : 28.0;
+// One input read or output written per particle, e.g. {"", "vel read", 12} or {"float4", "record write", 32}.
+struct ByteTerm {
+  std::string_view layout;  // set where the term belongs to one layout of several (conversions)
+  std::string_view what;
+  int bytes;
+};
+
+// Bytes per particle as a sum of terms ("ideal" traffic: each input read once, each output written once;
+// caches may do better or worse), plus the interaction count it goes with, if any.
+struct ByteFormula {
+  std::array<ByteTerm, 3> terms{};
+  int term_count = 0;
+  std::string_view interactions;  // "N^2", "N x k", or empty when the kernel computes none
+
+  constexpr int bytes_per_particle() const {
+    int sum = 0;
+    for (int t = 0; t < term_count; ++t) sum += terms[static_cast<std::size_t>(t)].bytes;
+    return sum;
+  }
+  constexpr double bytes(int n) const { return static_cast<double>(n) * bytes_per_particle(); }
+
+  // "N x (16 B pos+mass read + 12 B vel read + 12 B vel write) = 40 N bytes; N^2 interactions"
+  std::string text() const {
+    std::string out = "N x (";
+    for (int t = 0; t < term_count; ++t) {
+      const ByteTerm& term = terms[static_cast<std::size_t>(t)];
+      if (t > 0) out += " + ";
+      out += std::to_string(term.bytes) + " B ";
+      if (!term.layout.empty()) out += std::string(term.layout) + " ";
+      out += std::string(term.what);
+    }
+    out += ") = " + std::to_string(bytes_per_particle()) + " N bytes";
+    if (!interactions.empty()) out += "; " + std::string(interactions) + " interactions";
+    return out;
+  }
+};
+
+// The interactions label of the forces kernel: N^2 for all-pairs, N x k for k attractors.
+constexpr std::string_view interactions_label(KernelKind kind, Solver solver) {
+  if (kind != KernelKind::Forces) return {};
+  return solver == Solver::AllPairs ? "N^2" : "N x k";
 }
 
-// Each input read once, each output written once ("ideal" traffic; caches may do better or worse):
-// - Forces, all-pairs: read pos+mass (16) and vel (12 | 16), write vel (12 | 16): 40 B/particle for
-//   AoS/SoA, 48 for float4. The N^2 re-reads of the other bodies are cache/shared-memory traffic and
-//   are counted as interactions, not bytes.
-// - Forces, attractors: read pos (12 | 16) and vel (12 | 16), write vel (12 | 16): 36 B or 48 B.
-// - Integrate: read pos (12 | 16) and vel (12 | 16), write pos (12 | 16): 36 B or 48 B.
-// - Pack: read pos and vel (24 B; float4 32 B), write x, y, z, speed (16 B): 40 B or 48 B.
-// - Convert: read the whole state and write it (28 + 28 B; float4 32 + 32 B). For a conversion between
-//   two different layouts use convert_bytes(from, to, n).
-constexpr double bytes_moved(KernelKind kind, Layout layout, Solver solver, int n) {
-  const double count = static_cast<double>(n);
-  const double v = vec3_bytes(layout);
+// A conversion reads the source's whole record and writes the destination's.
+constexpr ByteFormula convert_byte_formula(Layout from, Layout to) {
+  const LayoutInfo& source = layout_info(from);
+  const LayoutInfo& target = layout_info(to);
+  return {{{{source.name, "record read", source.record_bytes},
+            {target.name, "record write", target.record_bytes}}},
+          2,
+          {}};
+}
+
+// The formula of one kernel in one layout. Forces, all-pairs: the N^2 re-reads of the other bodies are
+// cache/shared-memory traffic and are counted as interactions, not bytes. Convert here is a conversion
+// from and to `layout`; for two different layouts use convert_byte_formula.
+constexpr ByteFormula kernel_byte_formula(KernelKind kind, Layout layout, Solver solver) {
+  const LayoutInfo& row = layout_info(layout);
+  const int v = row.vec3_bytes;
+  const std::string_view label = interactions_label(kind, solver);
   switch (kind) {
     case KernelKind::Forces:
-      return solver == Solver::AllPairs ? count * (position_mass_bytes(layout) + v + v) : count * (v + v + v);
+      if (solver == Solver::AllPairs)
+        return {{{{"", "pos+mass read", row.position_mass_bytes}, {"", "vel read", v}, {"", "vel write", v}}},
+                3,
+                label};
+      return {{{{"", "pos read", v}, {"", "vel read", v}, {"", "vel write", v}}}, 3, label};
     case KernelKind::Integrate:
-      return count * (v + v + v);
+      return {{{{"", "pos read", v}, {"", "vel read", v}, {"", "pos write", v}}}, 3, label};
     case KernelKind::Pack:
-      return count * (v + v + 16.0);
+      return {{{{"", "pos read", v},
+                {"", "vel read", v},
+                {"", "x,y,z,speed write", kRenderFloatsPerParticle * static_cast<int>(sizeof(float))}}},
+              3,
+              label};
     case KernelKind::Convert:
-      return count * 2.0 * state_bytes(layout);
+      return convert_byte_formula(layout, layout);
   }
-  return 0.0;
+  return {};
 }
 
-// A layout conversion reads the source state and writes the destination state.
+constexpr double bytes_moved(KernelKind kind, Layout layout, Solver solver, int n) {
+  return kernel_byte_formula(kind, layout, solver).bytes(n);
+}
+
 constexpr double convert_bytes(Layout from, Layout to, int n) {
-  return static_cast<double>(n) * (state_bytes(from) + state_bytes(to));
+  return convert_byte_formula(from, to).bytes(n);
+}
+
+// What the Convert row means when the source layout is not at hand (the panel): the records per layout.
+inline std::string convert_formula_summary() {
+  std::string out = "N x (source record read + destination record write); records:";
+  for (const LayoutInfo& row : kLayoutTable)
+    out += " " + std::string(row.name) + " " + std::to_string(row.record_bytes) + " B";
+  return out;
 }
 
 // Body-body interactions of the forces kernel: N^2 for all-pairs (the self term included, as computed),

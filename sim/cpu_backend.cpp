@@ -42,53 +42,13 @@ std::string CpuBackend::name() const {
   return "cpu (" + std::to_string(m_pool.thread_count()) + " threads)";
 }
 
-template <class Fn>
-void CpuBackend::with_view(Fn&& fn) {
-  switch (m_layout) {
-    case Layout::AoS:
-      fn(AosView{m_aos.data(), m_n});
-      return;
-    case Layout::SoA:
-      fn(SoaView{m_soa[0].data(), m_soa[1].data(), m_soa[2].data(), m_soa[3].data(), m_soa[4].data(),
-                 m_soa[5].data(), m_soa[6].data(), m_n});
-      return;
-    case Layout::Float4:
-      fn(Float4View{m_pos_mass.data(), m_vel.data(), m_n});
-      return;
-  }
-}
-
 void CpuBackend::store(const std::vector<Particle>& particles) {
-  m_aos.clear();
-  m_aos.shrink_to_fit();
-  for (auto& field : m_soa) {
-    field.clear();
-    field.shrink_to_fit();
-  }
-  m_pos_mass.clear();
-  m_pos_mass.shrink_to_fit();
-  m_vel.clear();
-  m_vel.shrink_to_fit();
-  switch (m_layout) {
-    case Layout::AoS:
-      m_aos = particles;
-      return;
-    case Layout::SoA:
-      for (int f = 0; f < kFieldsPerParticle; ++f) {
-        m_soa[f].resize(particles.size());
-        for (std::size_t i = 0; i < particles.size(); ++i) m_soa[f][i] = (&particles[i].x)[f];
-      }
-      return;
-    case Layout::Float4:
-      m_pos_mass.resize(particles.size());
-      m_vel.resize(particles.size());
-      for (std::size_t i = 0; i < particles.size(); ++i) {
-        const Particle& p = particles[i];
-        m_pos_mass[i] = {p.x, p.y, p.z, p.mass};
-        m_vel[i] = {p.vx, p.vy, p.vz, 0.0f};
-      }
-      return;
-  }
+  const std::size_t words = (state_bytes(m_layout, m_n) + sizeof(Float4) - 1) / sizeof(Float4);
+  std::vector<Float4>().swap(m_state);  // the old layout's buffer goes before the new one is made
+  m_state.resize(words);
+  with_view(state(), [&](const auto& view) {
+    for (int i = 0; i < m_n; ++i) view.store(i, particles[static_cast<std::size_t>(i)]);
+  });
 }
 
 void CpuBackend::upload(const std::vector<Particle>& particles) {
@@ -100,12 +60,8 @@ void CpuBackend::upload(const std::vector<Particle>& particles) {
 
 std::vector<Particle> CpuBackend::download() {
   std::vector<Particle> out(static_cast<std::size_t>(m_n));
-  with_view([&](const auto& view) {
-    for (int i = 0; i < m_n; ++i) {
-      const Vec3 p = view.position(i);
-      const Vec3 v = view.velocity(i);
-      out[static_cast<std::size_t>(i)] = {p.x, p.y, p.z, v.x, v.y, v.z, view.mass(i)};
-    }
+  with_view(state(), [&](const auto& view) {
+    for (int i = 0; i < m_n; ++i) out[static_cast<std::size_t>(i)] = load_particle(view, i);
   });
   return out;
 }
@@ -125,12 +81,12 @@ void CpuBackend::step(const SimParams& params, double time) {
   const float dt = params.dt;
   auto start = std::chrono::steady_clock::now();
   if (params.solver == Solver::AllPairs) {
-    with_view([&](const auto& view) {
+    with_view(state(), [&](const auto& view) {
       m_pool.parallel_for(m_n, [&](int begin, int end) { cpu::all_pairs_kick(view, begin, end, eps2, dt); });
     });
   } else {
     const AttractorSnapshot snapshot = snapshot_attractors(params.attractors, static_cast<float>(time));
-    with_view([&](const auto& view) {
+    with_view(state(), [&](const auto& view) {
       m_pool.parallel_for(
           m_n, [&](int begin, int end) { cpu::attractor_kick(view, begin, end, snapshot, eps2, dt); });
     });
@@ -139,7 +95,7 @@ void CpuBackend::step(const SimParams& params, double time) {
          interactions(KernelKind::Forces, params.solver, m_n, params.attractors.count));
 
   start = std::chrono::steady_clock::now();
-  with_view([&](const auto& view) {
+  with_view(state(), [&](const auto& view) {
     m_pool.parallel_for(m_n, [&](int begin, int end) { cpu::drift_range(view, begin, end, dt); });
   });
   record(KernelKind::Integrate, start, bytes_moved(KernelKind::Integrate, m_layout, params.solver, m_n), 0.0);
@@ -151,7 +107,7 @@ void CpuBackend::pack(PackVariant /*variant: all variants are the same loop on t
     throw std::invalid_argument("CpuBackend::pack: cannot write device memory; pass a host pointer");
   if (out == nullptr) throw std::invalid_argument("CpuBackend::pack: output pointer is null");
   const auto start = std::chrono::steady_clock::now();
-  with_view([&](const auto& view) {
+  with_view(state(), [&](const auto& view) {
     m_pool.parallel_for(m_n, [&](int begin, int end) { cpu::pack_range(view, begin, end, out); });
   });
   record(KernelKind::Pack, start, bytes_moved(KernelKind::Pack, m_layout, Solver::AllPairs, m_n), 0.0);

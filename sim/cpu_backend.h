@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "sim/backend.h"
-#include "sim/layout_views.h"
+#include "sim/layout_storage.h"
 #include "sim/thread_pool.h"
 
 namespace coalesce {
@@ -38,10 +38,9 @@ class CpuBackend final : public Backend {
   int thread_count() const { return m_pool.thread_count(); }
 
  private:
-  // Calls fn(view) with the view of the current layout's storage.
-  template <class Fn>
-  void with_view(Fn&& fn);
-  void store(const std::vector<Particle>& particles);  // into m_layout's storage, others released
+  // The state buffer in m_layout, the same storage and views the CUDA backend uses (sim/layout_storage.h).
+  StateViews state() { return make_state_views(m_layout, m_state.data(), m_n); }
+  void store(const std::vector<Particle>& particles);  // into a fresh buffer sized for m_layout
   void record(KernelKind kind, std::chrono::steady_clock::time_point start, double bytes,
               double interactions);
 
@@ -49,10 +48,7 @@ class CpuBackend final : public Backend {
   Layout m_layout;
   ThreadPool m_pool;
   DeviceInfo m_info;
-  std::vector<Particle> m_aos;
-  std::vector<float> m_soa[kFieldsPerParticle];
-  std::vector<Float4> m_pos_mass;
-  std::vector<Float4> m_vel;
+  std::vector<Float4> m_state;  // state_bytes(m_layout, m_n) bytes; Float4 elements keep it 16-byte aligned
   std::vector<KernelTiming> m_timings;
 };
 

@@ -1,15 +1,58 @@
 // Names of layouts, pack variants and solvers, as the CLI, the panel and the JSON spell them.
 #include "sim/layout.h"
 
+#include <cstddef>
+
 namespace coalesce {
+namespace {
+
+// Compiled with -Werror=switch (sim/CMakeLists.txt): a new Layout enumerator stops the build here until it
+// is listed, and the static_asserts below then demand its table row.
+constexpr bool is_enumerator(int value) {
+  switch (static_cast<Layout>(value)) {
+    case Layout::AoS:
+    case Layout::SoA:
+    case Layout::Float4:
+      return true;
+  }
+  return false;
+}
+
+constexpr std::size_t enumerator_count() {
+  std::size_t count = 0;
+  while (is_enumerator(static_cast<int>(count))) ++count;
+  return count;
+}
+
+constexpr bool rows_in_enum_order() {
+  for (std::size_t i = 0; i < kLayoutCount; ++i)
+    if (kLayoutTable[i].layout != static_cast<Layout>(i)) return false;
+  return true;
+}
+
+constexpr bool names_and_keys_unique() {
+  for (std::size_t i = 0; i < kLayoutCount; ++i)
+    for (std::size_t j = i + 1; j < kLayoutCount; ++j)
+      if (kLayoutTable[i].name == kLayoutTable[j].name || kLayoutTable[i].key == kLayoutTable[j].key)
+        return false;
+  return true;
+}
+
+constexpr bool keys_are_digits() {
+  for (const LayoutInfo& row : kLayoutTable)
+    if (row.key < '1' || row.key > '9') return false;
+  return true;
+}
+
+static_assert(enumerator_count() == kLayoutCount, "kLayoutTable needs exactly one row per Layout enumerator");
+static_assert(rows_in_enum_order(), "kLayoutTable rows must follow the Layout enumerators' order");
+static_assert(names_and_keys_unique(), "every layout needs its own name and viewer key");
+static_assert(keys_are_digits(), "viewer keys are the digits 1-9 (their GLFW key codes are ASCII)");
+
+}  // namespace
 
 std::string_view to_string(Layout layout) {
-  switch (layout) {
-    case Layout::AoS: return "aos";
-    case Layout::SoA: return "soa";
-    case Layout::Float4: return "float4";
-  }
-  return "?";
+  return layout_info(layout).name;
 }
 
 std::string_view to_string(PackVariant variant) {

@@ -32,15 +32,9 @@ HOST_DEVICE inline float reciprocal_sqrt(float x) {
 #endif
 }
 
-// Plummer-softened acceleration on a body at `ri` due to mass `mj` at `rj` (G = 1):
-// m_j (r_j - r_i) / (|r_j - r_i|^2 + eps^2)^{3/2}. A body exerts no force on itself (d = 0).
-HOST_DEVICE inline Vec3 pair_acceleration(Vec3 ri, Vec3 rj, float mj, float softening_squared) {
-  const Vec3 d = rj - ri;
-  const float inv_r = reciprocal_sqrt(dot(d, d) + softening_squared);
-  return d * (mj * inv_r * inv_r * inv_r);
-}
-
-// Accumulates into `acc` in the same operation order on host and device (the all-pairs inner loop).
+// Adds the Plummer-softened acceleration on a body at `ri` due to mass `mj` at `rj` (G = 1),
+// m_j (r_j - r_i) / (|r_j - r_i|^2 + eps^2)^{3/2}, to `acc`, in the same operation order on host and device
+// (the all-pairs inner loop). A body exerts no force on itself (d = 0).
 HOST_DEVICE inline void accumulate_pair(Vec3& acc, Vec3 ri, Vec3 rj, float mj, float softening_squared) {
   const float dx = rj.x - ri.x, dy = rj.y - ri.y, dz = rj.z - ri.z;
   // Softening first: on the GPU r^2 is then three chained FMAs (the all-pairs inner loop's FP32 budget).

@@ -1,5 +1,5 @@
-// The lab's registry: every experiment of SPEC section 8 with its name, byte formula, lesson and run
-// function, plus the device facts the reports carry. The CLI, the Lab tab and the tests share it.
+// The lab's registry: every experiment (docs/lab.md) with its name, byte formula, lesson and run function,
+// plus the device facts the reports carry. The CLI, the Lab tab and the tests share it.
 #pragma once
 
 #include <string>

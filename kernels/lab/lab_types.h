@@ -9,7 +9,7 @@
 
 namespace coalesce::lab {
 
-// How big and how long: one value scales every experiment (SPEC section 8).
+// How big and how long: one value scales every experiment (docs/lab.md).
 struct LabSettings {
   int side = 8192;             // transpose side; the smaller transpose is side / 2
   int repeats = 20;            // timed repeats per variant; the median is reported
@@ -46,9 +46,25 @@ struct LabExperiment {
   std::string name;          // for --only
   std::string title;         // one line for the table and the tab
   std::string byte_formula;  // the experiment's byte formula, stated once
-  std::string lesson;        // what it teaches, one line
+  std::string teaches;       // the idea, true on any GPU, one line
+  std::string articles;      // the source articles' own figures, cited by article number
+  // This run's figure, computed from the experiment's rows ("" when the rows needed are missing).
+  std::function<std::string(const std::vector<LabRow>&)> measured;
   std::function<std::vector<LabRow>(const LabContext&)> run;
 };
+
+// The lesson as the user sees it: what the experiment teaches, what this run measured on this GPU (from
+// the experiment's rows among `rows`), and the articles' figures beside it. Plain C++: the reports and
+// their tests need no device.
+inline std::string lab_lesson(const LabExperiment& experiment, const std::vector<LabRow>& rows) {
+  std::vector<LabRow> own;
+  for (const LabRow& row : rows)
+    if (row.experiment == experiment.name) own.push_back(row);
+  const std::string measured = experiment.measured ? experiment.measured(own) : std::string();
+  return experiment.teaches + ". " +
+         (measured.empty() ? std::string("Run it to measure this GPU") : "On this GPU: " + measured) +
+         ". Articles: " + experiment.articles + ".";
+}
 
 // Facts about the device the lab ran on, for the JSON and the panel.
 struct LabDeviceInfo {

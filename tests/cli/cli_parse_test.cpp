@@ -115,7 +115,7 @@ TEST(CliParse, RandomValidValuesRoundTrip) {
     const std::uint64_t seed = rng.engine()();
     const int width = rng.uniform_int(64, 16384);
     const int frames = rng.uniform_int(1, 100000);
-    const Layout layout = kAllLayouts[rng.uniform_int(0, 2)];
+    const Layout layout = testing::random_layout(rng);
     const PackVariant pack = kAllPackVariants[rng.uniform_int(0, 3)];
     const bool equals_form = rng.uniform_int(0, 1) == 1;
     Args args;

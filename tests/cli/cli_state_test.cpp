@@ -43,7 +43,7 @@ TEST(CliState, SavedRunContinuesExactly) {
   TempDir dir;
   const std::string n = std::to_string(rng.uniform_int(64, 256));
   const std::string seed = std::to_string(rng.engine()());
-  const std::string layout(to_string(kAllLayouts[rng.uniform_int(0, 2)]));
+  const std::string layout(to_string(testing::random_layout(rng)));
   const Args common = {"--backend", "cpu", "--layout", layout, "--scene", "plummer", "--solver", "all-pairs"};
   const auto with = [&](Args extra) {
     Args args = common;

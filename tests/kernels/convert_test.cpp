@@ -37,7 +37,7 @@ TEST(CudaConvert, ThousandRandomSwitchesKeepTheStateBitwise) {
   CudaBackend backend(n, Layout::AoS);
   backend.upload(state);
   const int switches = testing::size_or_quick(1000, 30);
-  for (int i = 0; i < switches; ++i) backend.set_layout(kAllLayouts[rng.uniform_int(0, 2)]);
+  for (int i = 0; i < switches; ++i) backend.set_layout(testing::random_layout(rng));
   EXPECT_TRUE(bitwise_equal(backend.download(), state)) << "N=" << n << " after " << switches << " switches";
 }
 

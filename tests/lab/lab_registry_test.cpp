@@ -20,6 +20,21 @@ TEST(LabRegistry, NamesAreUniqueAndFindable) {
   EXPECT_EQ(find_lab_experiment("no-such-experiment"), nullptr);
 }
 
+// Before a run a lesson says so and cites its articles; it names no GPU's figures of its own, and nothing
+// the user sees cites a document that is not in the repository.
+TEST(LabRegistry, LessonsWithoutRowsAskForARunAndCiteTheArticles) {
+  for (const LabExperiment& e : lab_experiments()) {
+    const std::string lesson = lab_lesson(e, {});
+    EXPECT_NE(lesson.find("Run it to measure this GPU"), std::string::npos) << lesson;
+    EXPECT_NE(lesson.find("art. 00"), std::string::npos) << lesson;
+    EXPECT_EQ(lesson.find("On this GPU"), std::string::npos) << lesson;
+    for (const std::string& text : {lesson, e.title, e.byte_formula}) {
+      EXPECT_EQ(text.find("SPEC"), std::string::npos) << text;
+      EXPECT_EQ(text.find("H200"), std::string::npos) << text;
+    }
+  }
+}
+
 TEST(LabRegistry, EveryExperimentPassesItsCheckAtASmallSize) {
   COALESCE_REQUIRE_CUDA_DEVICE();
   testing::TestRng rng;
@@ -36,7 +51,13 @@ TEST(LabRegistry, EveryExperimentPassesItsCheckAtASmallSize) {
     for (const LabRow& row : run.rows) rows += row.experiment == e->name ? 1 : 0;
     EXPECT_GT(rows, 0) << e->name << " produced no rows";
   }
+  // Every lesson is computed from this run's rows.
+  for (const LabExperiment* e : all) {
+    const std::string lesson = lab_lesson(*e, run.rows);
+    EXPECT_NE(lesson.find("On this GPU: "), std::string::npos) << lesson;
+  }
   for (const LabRow& row : run.rows) {
+    EXPECT_EQ(row.article.find("SPEC"), std::string::npos) << row.article;
     EXPECT_TRUE(row.check_ok) << row.experiment << " / " << row.variant << " (seed " << settings.seed << ")";
     EXPECT_GT(row.time_ms, 0.0) << row.experiment << " / " << row.variant;
     EXPECT_GT(row.gbps, 0.0) << row.experiment << " / " << row.variant;

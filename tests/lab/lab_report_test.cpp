@@ -67,5 +67,27 @@ TEST(LabReport, JsonCarriesTheRunAndNullPercentForSharedMemory) {
   EXPECT_FALSE(doc["rows"][1]["check_ok"].get<bool>());
 }
 
+// The lesson in the table and the JSON is computed from the run's own rows of that experiment only.
+TEST(LabReport, LessonsAreComputedFromTheRunsRows) {
+  testing::TestRng rng;
+  const lab::LabRun run = sample_run(rng);
+  lab::LabExperiment copy;
+  copy.name = "copy";
+  copy.teaches = "teaches";
+  copy.articles = "art. 004: a figure";
+  std::size_t seen = 0;
+  copy.measured = [&](const std::vector<lab::LabRow>& rows) {
+    seen = rows.size();
+    return rows.empty() ? std::string() : "ms " + std::to_string(rows[0].time_ms);
+  };
+  const std::string expected =
+      "teaches. On this GPU: ms " + std::to_string(run.rows[0].time_ms) + ". Articles: art. 004: a figure.";
+  const nlohmann::json doc = nlohmann::json::parse(lab_json(run, {&copy}));
+  EXPECT_EQ(doc["experiments"][0]["lesson"], expected);
+  EXPECT_EQ(seen, 1u);  // the banks row is not the copy experiment's
+  EXPECT_NE(lab_table(run, {&copy}).find(expected), std::string::npos);
+  EXPECT_EQ(lab::lab_lesson(copy, {}), "teaches. Run it to measure this GPU. Articles: art. 004: a figure.");
+}
+
 }  // namespace
 }  // namespace coalesce

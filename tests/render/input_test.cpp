@@ -1,5 +1,6 @@
 // Keyboard shortcuts and mouse camera control, driven through ImGui's input state in-process (no GL, no
-// window): 1/2/3 layout, Space pause, S step, H panel, R camera reset, F12 screenshot, drag, pan, wheel.
+// window): each layout's key (1/2/3), Space pause, S step, H panel, R camera reset, F12 screenshot, drag,
+// pan, wheel.
 #include <gtest/gtest.h>
 
 #include <imgui.h>
@@ -42,16 +43,12 @@ TEST(Input, KeysMapToTheirActions) {
   ImGuiFrames frames;
   OrbitCamera camera;
   ViewerControls controls;
-  const struct {
-    int key;
-    Layout layout;
-  } layouts[] = {{GLFW_KEY_1, Layout::AoS}, {GLFW_KEY_2, Layout::SoA}, {GLFW_KEY_3, Layout::Float4}};
-  for (const auto& c : layouts) {
+  for (const LayoutInfo& row : kLayoutTable) {  // the key of every layout (GLFW digit codes are ASCII)
     ViewerRequests requests;
     frames.frame(camera, controls, requests);  // key up first, so the next frame is a press
-    frames.frame(camera, controls, requests, c.key);
-    ASSERT_TRUE(requests.layout.has_value());
-    EXPECT_EQ(*requests.layout, c.layout);
+    frames.frame(camera, controls, requests, row.key);
+    ASSERT_TRUE(requests.layout.has_value()) << row.key;
+    EXPECT_EQ(*requests.layout, row.layout);
   }
   ViewerRequests requests;
   frames.frame(camera, controls, requests);

@@ -13,13 +13,13 @@ TEST(LayoutSwitch, ThousandRandomSwitchesKeepTheStateBitwise) {
   TestRng rng;
   const int n = rng.uniform_int(100, 3000);
   const std::vector<Particle> state = random_particles(rng, n);
-  const Layout first = kAllLayouts[static_cast<size_t>(rng.uniform_int(0, 2))];
+  const Layout first = testing::random_layout(rng);
   CpuBackend backend(n, first, 2);
   backend.upload(state);
   Layout current = first;
   int actual_switches = 0;
   for (int i = 0; i < 1000; ++i) {
-    const Layout next = kAllLayouts[static_cast<size_t>(rng.uniform_int(0, 2))];
+    const Layout next = testing::random_layout(rng);
     actual_switches += next != current;
     backend.set_layout(next);
     current = next;

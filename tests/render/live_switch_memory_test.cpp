@@ -74,7 +74,7 @@ TEST(LiveSwitches, ThousandRandomSwitchesLeaveDeviceMemoryAsItWas) {
     for (int i = 0; i < count; ++i) {
       switch (rng.uniform_int(0, 2)) {
         case 0:
-          viewer.simulation.set_layout(kAllLayouts[static_cast<std::size_t>(rng.uniform_int(0, 2))]);
+          viewer.simulation.set_layout(testing::random_layout(rng));
           ++layout_switches;
           break;
         case 1:

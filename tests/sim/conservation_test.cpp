@@ -32,7 +32,7 @@ TEST(Conservation, PlummerSphereEnergyAndMomentumOver1000Steps) {
   scene.particles = 512;
   scene.seed = rng.engine()();
   const auto start = generate_initial_state(scene);
-  const Layout layout = kAllLayouts[static_cast<std::size_t>(rng.uniform_int(0, 2))];
+  const Layout layout = testing::random_layout(rng);
   CpuBackend backend(scene.particles, layout, 2);
   backend.upload(start);
 

@@ -1,7 +1,14 @@
-// Layout, pack-variant and solver names round-trip through their parsers.
+// The layout table and what is derived from it: names, CLI choice strings, viewer keys, and the one storage
+// both backends use (a buffer seen through each layout's view).
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <string>
+#include <vector>
+
 #include "sim/layout.h"
+#include "sim/layout_storage.h"
+#include "tests/support/test_random.h"
 
 namespace coalesce {
 
@@ -12,6 +19,52 @@ TEST(LayoutNames, RoundTrip) {
   EXPECT_EQ(parse_solver("attractors"), Solver::Attractors);
   EXPECT_FALSE(parse_layout("AOS").has_value());
   EXPECT_FALSE(parse_pack_variant("").has_value());
+}
+
+// The strings --help, the errors and the panel show list every row, in table order.
+TEST(LayoutTable, DerivedStringsListEveryRow) {
+  std::string choices, list, names, keys;
+  for (const LayoutInfo& row : kLayoutTable) {
+    const bool first = row.layout == kLayoutTable[0].layout;
+    choices += (first ? "" : "|") + std::string(row.name);
+    list += (first ? "" : ",") + std::string(row.name);
+    names += (first ? "" : ", ") + std::string(row.name);
+    keys += (first ? "" : "/") + std::string(1, row.key);
+    EXPECT_EQ(layout_for_key(row.key), row.layout);
+  }
+  EXPECT_EQ(kLayoutChoices, choices);
+  EXPECT_EQ(kLayoutList, list);
+  EXPECT_EQ(kLayoutNames, names);
+  EXPECT_EQ(kLayoutKeys, keys);
+  EXPECT_EQ(kAllLayouts.size(), kLayoutCount);
+  EXPECT_FALSE(layout_for_key('0').has_value());
+}
+
+// Records stored through any layout's view come back bit for bit, the buffer is the size the table says,
+// and the largest layout fits any.
+TEST(LayoutStorage, EveryViewRoundTripsRecords) {
+  testing::TestRng rng;
+  const int n = rng.uniform_int(1, 3000);
+  const std::vector<Particle> state = testing::random_particles(rng, n);
+  for (const LayoutInfo& row : kLayoutTable) {
+    EXPECT_EQ(state_bytes(row.layout, n), static_cast<std::size_t>(row.record_bytes) * n) << row.name;
+    EXPECT_GE(max_state_bytes(n), state_bytes(row.layout, n));
+    std::vector<Float4> buffer((state_bytes(row.layout, n) + sizeof(Float4) - 1) / sizeof(Float4));
+    std::memset(buffer.data(), 0xFF,
+                buffer.size() * sizeof(Float4));  // NaN poison: every field must be written
+    std::vector<Particle> back(static_cast<std::size_t>(n));
+    with_view(make_state_views(row.layout, buffer.data(), n), [&](const auto& view) {
+      EXPECT_EQ(view.kLayout, row.layout);
+      for (int i = 0; i < n; ++i) view.store(i, state[static_cast<std::size_t>(i)]);
+      for (int i = 0; i < n; ++i) back[static_cast<std::size_t>(i)] = load_particle(view, i);
+      const int i = rng.uniform_int(0, n - 1);
+      const Vec3 p = view.position(i), v = view.velocity(i);
+      const Particle& s = state[static_cast<std::size_t>(i)];
+      EXPECT_TRUE(p.x == s.x && p.y == s.y && p.z == s.z && v.x == s.vx && v.y == s.vy && v.z == s.vz &&
+                  view.mass(i) == s.mass);
+    });
+    EXPECT_TRUE(testing::bitwise_equal(back, state)) << row.name;
+  }
 }
 
 }  // namespace coalesce

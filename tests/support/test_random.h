@@ -6,6 +6,7 @@
 #include <random>
 #include <vector>
 
+#include "sim/layout.h"
 #include "sim/particle.h"
 
 namespace coalesce::testing {
@@ -27,6 +28,11 @@ class TestRng {
   std::uint64_t m_seed;
   std::mt19937_64 m_engine;
 };
+
+// One of every layout of sim/layout.h's table, uniformly.
+inline Layout random_layout(TestRng& rng) {
+  return kAllLayouts[static_cast<std::size_t>(rng.uniform_int(0, static_cast<int>(kLayoutCount) - 1))];
+}
 
 // N particles with positions in [-1, 1]^3, velocities in [-0.5, 0.5]^3 and masses in (0, 1/N].
 std::vector<Particle> random_particles(TestRng& rng, int n);
