@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "sim/npy.h"
+#include "tests/support/npy_writer.h"
+#include "tests/support/temp_dir.h"
 #include "tests/support/test_random.h"
 
 namespace coalesce {
@@ -19,27 +21,11 @@ namespace fs = std::filesystem;
 
 class Npy : public ::testing::Test {
  protected:
-  void SetUp() override {
-    m_dir = fs::temp_directory_path() / ("coalesce_npy_" + std::to_string(m_rng.engine()()));
-    fs::create_directories(m_dir);
-  }
-  void TearDown() override { fs::remove_all(m_dir); }
-  std::string path(const std::string& name) const { return (m_dir / name).string(); }
+  std::string path(const std::string& name) const { return m_dir.file(name); }
 
-  // A file as NumPy would write it: magic, version, little-endian header length, dict padded with
-  // spaces and ended by '\n', then the raw data.
   std::string write_raw(const std::string& name, const std::string& dict, const std::string& data,
                         int major = 1) {
-    const std::size_t prefix = major == 1 ? 10 : 12;
-    std::string header = dict;
-    header.append((64 - (prefix + header.size() + 1) % 64) % 64, ' ');
-    header += '\n';
-    std::string bytes = std::string("\x93NUMPY", 6) + static_cast<char>(major) + '\0';
-    const std::uint32_t len = static_cast<std::uint32_t>(header.size());
-    for (std::size_t b = 0; b < (major == 1 ? 2u : 4u); ++b)
-      bytes += static_cast<char>((len >> (8 * b)) & 0xff);
-    bytes += header + data;
-    std::ofstream(path(name), std::ios::binary) << bytes;
+    testing::write_npy_file(path(name), dict, data, major);
     return path(name);
   }
 
@@ -61,7 +47,7 @@ class Npy : public ::testing::Test {
   }
 
   testing::TestRng m_rng;
-  fs::path m_dir;
+  testing::TempDir m_dir;
 };
 
 TEST_F(Npy, RoundTripIsBitwiseAndHeaderIsNumpyStyle) {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "sim/scene.h"
+#include "tests/support/temp_dir.h"
 #include "tests/support/test_random.h"
 
 namespace coalesce {
@@ -15,14 +16,8 @@ namespace fs = std::filesystem;
 
 class SceneFile : public ::testing::Test {
  protected:
-  void SetUp() override {
-    m_dir = fs::temp_directory_path() / ("coalesce_scene_" + std::to_string(m_rng.engine()()));
-    fs::create_directories(m_dir);
-  }
-  void TearDown() override { fs::remove_all(m_dir); }
-
   std::string write(const std::string& text) {
-    const std::string path = (m_dir / ("scene" + std::to_string(m_count++) + ".toml")).string();
+    const std::string path = m_dir.file("scene" + std::to_string(m_count++) + ".toml");
     std::ofstream(path) << text;
     return path;
   }
@@ -43,7 +38,7 @@ class SceneFile : public ::testing::Test {
   }
 
   testing::TestRng m_rng;
-  fs::path m_dir;
+  testing::TempDir m_dir;
   int m_count = 0;
 };
 
@@ -145,7 +140,7 @@ TEST_F(SceneFile, AttractorErrors) {
 }
 
 TEST_F(SceneFile, MissingFileOrDirectoryIsRefused) {
-  const std::string path = (m_dir / "nope.toml").string();
+  const std::string path = m_dir.file("nope.toml");
   try {
     load_scene_file(path);
     ADD_FAILURE();
@@ -153,10 +148,10 @@ TEST_F(SceneFile, MissingFileOrDirectoryIsRefused) {
     EXPECT_EQ(std::string(e.what()), path + ": no such file (check the path)");
   }
   try {
-    load_scene_file(m_dir.string());
+    load_scene_file(m_dir.path().string());
     ADD_FAILURE();
   } catch (const UsageError& e) {
-    EXPECT_EQ(std::string(e.what()), m_dir.string() + " is a directory; give a file path");
+    EXPECT_EQ(std::string(e.what()), m_dir.path().string() + " is a directory; give a file path");
   }
 }
 

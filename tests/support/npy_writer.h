@@ -1,7 +1,8 @@
-// Writes .npy files byte by byte for the CLI tests, good and deliberately broken, independently of
+// Writes .npy files byte by byte for the tests, good and deliberately broken, independently of
 // sim/npy.cpp so the tests do not trust the code they check. Header-only (tests build *_test.cpp only).
 #pragma once
 
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -10,19 +11,30 @@
 
 namespace coalesce::testing {
 
-// A version 1.0 file: magic, header dict padded with spaces to a multiple of 64 bytes, then `payload`.
+// A file as NumPy writes it: magic, version `major`.0, the header length (2 bytes little-endian for
+// version 1, 4 bytes after), the header `dict` padded with spaces and ended by '\n' to a multiple of
+// 64 bytes, then `payload`. `dict` and `major` may be deliberately wrong.
+inline std::string npy_file_bytes(const std::string& dict, const std::string& payload, int major = 1) {
+  const std::size_t prefix = major == 1 ? 10 : 12;
+  std::string header = dict;
+  header.append((64 - (prefix + header.size() + 1) % 64) % 64, ' ');
+  header += '\n';
+  std::string bytes = std::string("\x93NUMPY", 6) + static_cast<char>(major) + '\0';
+  const auto length = static_cast<std::uint32_t>(header.size());
+  for (std::size_t b = 0; b < prefix - 8; ++b) bytes += static_cast<char>((length >> (8 * b)) & 0xff);
+  return bytes + header + payload;
+}
+
+inline void write_npy_file(const std::string& path, const std::string& dict, const std::string& payload,
+                           int major = 1) {
+  std::ofstream(path, std::ios::binary) << npy_file_bytes(dict, payload, major);
+}
+
+// A version 1.0 file of `descr` and `shape` (e.g. "(4, 7)").
 inline void write_npy(const std::string& path, const std::string& descr, const std::string& shape,
                       const std::vector<char>& payload) {
-  std::string header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
-  const std::size_t unpadded = 10 + header.size() + 1;
-  header += std::string((64 - unpadded % 64) % 64, ' ') + "\n";
-  std::ofstream out(path, std::ios::binary);
-  out.write("\x93NUMPY\x01\x00", 8);
-  const unsigned short length = static_cast<unsigned short>(header.size());
-  const char length_bytes[2] = {static_cast<char>(length & 0xff), static_cast<char>(length >> 8)};
-  out.write(length_bytes, 2);
-  out.write(header.data(), static_cast<std::streamsize>(header.size()));
-  out.write(payload.data(), static_cast<std::streamsize>(payload.size()));
+  write_npy_file(path, "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }",
+                 std::string(payload.begin(), payload.end()));
 }
 
 template <class T>

@@ -21,6 +21,8 @@
 #include <thread>
 #include <vector>
 
+#include "tests/support/temp_dir.h"
+
 namespace coalesce::testing {
 
 struct ProcessResult {
@@ -36,26 +38,6 @@ struct ProcessResult {
     for (std::string line; std::getline(stream, line);) lines.push_back(line);
     return lines;
   }
-};
-
-// A fresh directory under the system temp dir, removed with its contents when the object goes.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "coalesce-test-XXXXXX").string();
-    if (!::mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-    m_path = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(m_path, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  std::string file(const std::string& name) const { return (m_path / name).string(); }
-
- private:
-  std::filesystem::path m_path;
 };
 
 // COALESCE_EXECUTABLE_OVERRIDE lets scripts/gpu-session point the tests at a copied binary.
