@@ -10,14 +10,9 @@
 #include <string>
 #include <vector>
 
-#ifdef COALESCE_HAVE_VIEWER
 #include <imgui.h>
-#endif
 
-#ifdef COALESCE_HAVE_CUDA
-#include "kernels/lab/lab_registry.h"
-#include "kernels/lab/lab_runner.h"
-#endif
+#include "app/cuda_services.h"
 
 namespace coalesce {
 
@@ -29,10 +24,8 @@ struct LabTab::State {
   std::string error;
   std::string pending;   // experiment to run on the next draw (COALESCE_VIEWER_LAB), "" when none
   int pending_side = 0;  // 0: the size control's choice
-#ifdef COALESCE_HAVE_CUDA
   std::optional<lab::LabRun> run;
   std::string ran_name;
-#endif
 };
 
 namespace {
@@ -45,13 +38,9 @@ constexpr int kTabRepeats = 10;
 }  // namespace
 
 LabTab::LabTab() : m_state(std::make_unique<State>()) {
-#ifdef COALESCE_HAVE_CUDA
   std::string reason;
-  m_state->have_device = lab::lab_device_available(&reason);
+  m_state->have_device = count_cuda_devices(&reason) > 0;
   m_state->unavailable = "The lab needs a CUDA device (" + reason + ").";
-#else
-  m_state->unavailable = "The lab needs a CUDA device (this build has no CUDA support).";
-#endif
 }
 
 LabTab::~LabTab() = default;
@@ -61,7 +50,6 @@ void LabTab::run_on_first_draw(const std::string& name, int side) {
   m_state->pending_side = side;
 }
 
-#if defined(COALESCE_HAVE_VIEWER) && defined(COALESCE_HAVE_CUDA)
 namespace {
 
 void draw_rows(const lab::LabRun& run) {
@@ -98,7 +86,7 @@ void run_chosen(LabTab::State& s, const lab::LabExperiment& chosen) {
   s.error.clear();
   try {
     // Blocks this frame for the run (seconds at most): the numbers are worth more than a smooth frame here.
-    s.run = lab::run_experiments(settings, {&chosen});
+    s.run = run_lab_experiments(settings, {&chosen});
     s.ran_name = chosen.title;
   } catch (const std::exception& e) {
     s.run.reset();
@@ -120,7 +108,7 @@ const lab::LabExperiment* take_pending(LabTab::State& s) {
     }
     s.size_choice = int(found - std::begin(kSides));
   }
-  const std::vector<lab::LabExperiment>& experiments = lab::lab_experiments();
+  const std::vector<lab::LabExperiment>& experiments = lab_experiment_list();
   for (int i = 0; i < int(experiments.size()); ++i)
     if (experiments[i].name == name) {
       s.experiment = i;
@@ -133,19 +121,16 @@ const lab::LabExperiment* take_pending(LabTab::State& s) {
 }
 
 }  // namespace
-#endif
 
 void LabTab::draw() {
-#ifdef COALESCE_HAVE_VIEWER
   State& s = *m_state;
   if (!s.have_device) {
     ImGui::TextWrapped("%s", s.unavailable.c_str());
     return;
   }
-#ifdef COALESCE_HAVE_CUDA
   if (!s.pending.empty())
     if (const lab::LabExperiment* scripted = take_pending(s)) run_chosen(s, *scripted);
-  const std::vector<lab::LabExperiment>& experiments = lab::lab_experiments();
+  const std::vector<lab::LabExperiment>& experiments = lab_experiment_list();
   s.experiment = std::clamp(s.experiment, 0, int(experiments.size()) - 1);
   const lab::LabExperiment& chosen = experiments[s.experiment];
   if (ImGui::BeginCombo("experiment", chosen.title.c_str())) {
@@ -164,8 +149,6 @@ void LabTab::draw() {
     ImGui::Text("Last run: %s", s.ran_name.c_str());
     draw_rows(*s.run);
   }
-#endif
-#endif
 }
 
 }  // namespace coalesce

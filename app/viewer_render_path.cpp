@@ -9,10 +9,6 @@
 #include "render/gl_driver.h"
 #include "render/interop_buffer.h"
 #include "sim/particle.h"
-#if defined(COALESCE_HAVE_CUDA) && __has_include("kernels/cuda_backend.h")
-#include "kernels/cuda_backend.h"
-#define COALESCE_VIEWER_HAS_CUDA_BACKEND 1
-#endif
 
 namespace coalesce {
 
@@ -28,11 +24,8 @@ const char* to_string(RenderPathMode mode) {
   return "?";
 }
 
-PackVariant default_pack_variant([[maybe_unused]] Backend& backend) {
-#if defined(COALESCE_VIEWER_HAS_CUDA_BACKEND)
-  if (auto* cuda = dynamic_cast<CudaBackend*>(&backend)) return cuda->fastest_pack_variant();
-#endif
-  return PackVariant::Vector;
+PackVariant default_pack_variant(Backend& backend) {
+  return backend.preferred_pack_variant();
 }
 
 RenderPath::RenderPath(Backend& backend, bool cuda_backend, ParticleRenderer& renderer) {
@@ -58,11 +51,7 @@ RenderPath::~RenderPath() = default;
 void RenderPath::update(Backend& backend, PackVariant variant, ParticleRenderer& renderer) {
   const int n = backend.particle_count();
   if (m_mode == RenderPathMode::Interop) {
-    CUstream_st* stream = nullptr;
-#if defined(COALESCE_VIEWER_HAS_CUDA_BACKEND)
-    if (auto* cuda = dynamic_cast<CudaBackend*>(&backend)) stream = cuda->stream();
-#endif
-    const InteropBuffer::Mapping mapping = m_interop->map(stream);
+    const InteropBuffer::Mapping mapping = m_interop->map(backend.native_stream());
     if (mapping.bytes() < renderer.buffer_bytes())
       throw InteropError("the mapped render buffer is too small");
     backend.pack(variant, mapping.data(), MemorySpace::Device);
