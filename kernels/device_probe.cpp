@@ -1,4 +1,4 @@
-// Device queries and the start-up copy-ceiling measurement for the CUDA backend.
+// Device queries and the one copy-ceiling measurement, for the CUDA backend, the bench and the lab.
 #include "kernels/device_probe.h"
 
 #include <algorithm>
