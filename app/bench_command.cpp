@@ -7,25 +7,17 @@
 #include "app/bench_report.h"
 #include "app/bench_runner.h"
 #include "app/commands.h"
+#include "app/cuda_services.h"
+#include "app/utc_time.h"
 #include "sim/errors.h"
 #include "sim/output_file.h"
-#include "app/utc_time.h"
-
-#ifdef COALESCE_HAVE_CUDA
-#include "kernels/device_probe.h"
-#endif
 
 namespace coalesce {
 
 namespace {
 
 bool cuda_expected(BackendChoice choice) {
-#ifdef COALESCE_HAVE_CUDA
-  return choice != BackendChoice::Cpu && cuda_device_count(nullptr) > 0;
-#else
-  (void)choice;
-  return false;
-#endif
+  return choice != BackendChoice::Cpu && count_cuda_devices(nullptr) > 0;
 }
 
 // Defaults: SPEC 6/7 sizes on the GPU; small sizes on the CPU so CI can run the whole sweep quickly.

@@ -1,44 +1,17 @@
-// Bench table and JSON writer (hand-written JSON: a flat schema, no extra dependency).
+// Bench table and JSON writer (nlohmann, as every report; the device block from app/device_report.h).
 #include "app/bench_report.h"
 
-#include <cmath>
-#include <sstream>
+#include <nlohmann/json.hpp>
+
+#include "app/device_report.h"
 
 namespace coalesce {
 
-namespace {
-
-std::string quoted(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
-
-// JSON has no NaN or Inf; a missing measurement is written as null.
-std::string number(double value) {
-  if (!std::isfinite(value)) return "null";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", value);
-  return buf;
-}
-
-}  // namespace
-
 void print_bench_table(const BenchResult& r, std::FILE* out) {
   const DeviceInfo& d = r.device;
+  const std::string driver = driver_text(d);
   std::fprintf(out, "%s | driver %s | SM clock %d MHz, memory %d MHz x %d bit\n", r.backend_name.c_str(),
-               d.driver.empty() ? "-" : d.driver.c_str(), d.sm_clock_khz / 1000, d.memory_clock_khz / 1000,
+               driver.empty() ? "-" : driver.c_str(), d.sm_clock_khz / 1000, d.memory_clock_khz / 1000,
                d.bus_width_bits);
   std::fprintf(out, "copy ceiling %.0f GB/s (measured this run) | theoretical peak %.0f GB/s\n",
                d.copy_peak_gbps, d.theoretical_peak_gbps);
@@ -55,39 +28,41 @@ void print_bench_table(const BenchResult& r, std::FILE* out) {
 }
 
 std::string bench_json(const BenchResult& r) {
-  std::ostringstream j;
-  const DeviceInfo& d = r.device;
-  j << "{\n  \"schema\": \"coalesce-bench/1\",\n";
-  j << "  \"command_line\": " << quoted(r.command_line) << ",\n";
-  j << "  \"date_utc\": " << quoted(r.date_utc) << ",\n";
-  j << "  \"backend\": " << quoted(r.backend_name) << ",\n";
-  j << "  \"device\": {\"name\": " << quoted(d.name) << ", \"driver\": " << quoted(d.driver)
-    << ", \"multiprocessors\": " << d.multiprocessors << ", \"memory_bytes\": " << number(d.memory_bytes)
-    << ", \"sm_clock_khz\": " << d.sm_clock_khz << ", \"memory_clock_khz\": " << d.memory_clock_khz
-    << ", \"bus_width_bits\": " << d.bus_width_bits
-    << ", \"theoretical_peak_gbps\": " << number(d.theoretical_peak_gbps)
-    << ", \"copy_peak_gbps\": " << number(d.copy_peak_gbps) << "},\n";
-  j << "  \"method\": {\"repeats\": " << r.plan.repeats << ", \"warmup_calls\": " << r.plan.warmup_calls
-    << ", \"warmup_ms\": " << number(r.plan.warmup_ms)
-    << ", \"statistic\": \"median\", \"bytes\": \"sim/byte_counts.h: each input read once, each output "
-       "written "
-       "once\", \"copy_peak\": \"device-to-device copy, bytes read + written, measured at start-up\"},\n";
-  j << "  \"rows\": [";
-  for (std::size_t i = 0; i < r.rows.size(); ++i) {
-    const BenchRow& row = r.rows[i];
-    j << (i == 0 ? "\n" : ",\n") << "    {\"solver\": " << quoted(std::string(to_string(row.solver)))
-      << ", \"particles\": " << row.particles
-      << ", \"layout\": " << quoted(std::string(to_string(row.layout)))
-      << ", \"kernel\": " << quoted(row.kernel) << ", \"variant\": " << quoted(row.variant)
-      << ", \"samples\": " << row.samples << ", \"median_ms\": " << number(row.median_ms)
-      << ", \"min_ms\": " << number(row.min_ms) << ", \"max_ms\": " << number(row.max_ms)
-      << ", \"bytes\": " << number(row.bytes) << ", \"gbps\": " << number(row.gbps)
-      << ", \"percent_of_copy\": " << number(row.percent_of_copy)
-      << ", \"interactions\": " << number(row.interactions)
-      << ", \"interactions_per_second\": " << number(row.interactions_per_second) << "}";
+  using nlohmann::json;
+  json rows = json::array();
+  for (const BenchRow& row : r.rows) {
+    // JSON has no NaN or Inf: nlohmann writes a missing measurement as null.
+    rows.push_back({{"solver", std::string(to_string(row.solver))},
+                    {"particles", row.particles},
+                    {"layout", std::string(to_string(row.layout))},
+                    {"kernel", row.kernel},
+                    {"variant", row.variant},
+                    {"samples", row.samples},
+                    {"median_ms", row.median_ms},
+                    {"min_ms", row.min_ms},
+                    {"max_ms", row.max_ms},
+                    {"bytes", row.bytes},
+                    {"gbps", row.gbps},
+                    {"percent_of_copy", row.percent_of_copy},
+                    {"interactions", row.interactions},
+                    {"interactions_per_second", row.interactions_per_second}});
   }
-  j << "\n  ]\n}\n";
-  return j.str();
+  const json doc = {
+      {"schema", "coalesce-bench/2"},
+      {"command_line", r.command_line},
+      {"date_utc", r.date_utc},
+      {"backend", r.backend_name},
+      {"device", device_json(r.device)},
+      {"method",
+       {{"repeats", r.plan.repeats},
+        {"warmup_calls", r.plan.warmup_calls},
+        {"warmup_ms", r.plan.warmup_ms},
+        {"statistic", "median"},
+        {"bytes", "sim/byte_counts.h: each input read once, each output written once"},
+        {"copy_peak", "device-to-device copy, bytes read + written, measured at start-up"}}},
+      {"rows", rows},
+  };
+  return doc.dump(2) + "\n";
 }
 
 }  // namespace coalesce

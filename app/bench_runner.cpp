@@ -8,7 +8,6 @@
 #include <cstdio>
 
 #include "app/backend_factory.h"
-#include "app/bench_pack_target.h"
 #include "sim/scene.h"
 
 namespace coalesce {
@@ -104,7 +103,7 @@ std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice
       }
       const double copy_peak = result.device.copy_peak_gbps;
       backend.upload(generate_initial_state(scene));
-      auto target = make_bench_pack_target(backend);
+      const std::unique_ptr<PackTarget> target = backend.make_pack_target();
       double time = 0.0;
 
       for (Layout layout : plan.layouts) {

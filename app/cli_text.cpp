@@ -49,15 +49,8 @@ std::string usage_text() {
 }
 
 std::string version_text() {
-  std::string features;
-#ifdef COALESCE_HAVE_CUDA
-  features += "cuda";
-#endif
-#ifdef COALESCE_HAVE_VIEWER
-  features += features.empty() ? "viewer" : ", viewer";
-#endif
-  if (features.empty()) features = "cpu only";
-  return "coalesce " COALESCE_VERSION " (" + features + ")";
+  // COALESCE_FEATURES: "cuda, viewer", "cuda", "viewer" or "cpu only", from app/CMakeLists.txt.
+  return "coalesce " COALESCE_VERSION " (" COALESCE_FEATURES ")";
 }
 
 }  // namespace coalesce

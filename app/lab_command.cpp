@@ -1,26 +1,20 @@
 // coalesce lab: runs the access-pattern experiments (SPEC section 8), prints the table, writes the JSON.
+#include <algorithm>
 #include <cstdio>
 #include <random>
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include "app/commands.h"
+#include "app/cuda_services.h"
+#include "app/lab_report.h"
 #include "sim/errors.h"
 #include "sim/output_file.h"
 
-#ifdef COALESCE_HAVE_CUDA
-#include <unistd.h>
-
-#include <cuda_runtime.h>
-
-#include "app/lab_report.h"
-#include "kernels/lab/lab_registry.h"
-#include "kernels/lab/lab_runner.h"
-#endif
-
 namespace coalesce {
 
-#ifdef COALESCE_HAVE_CUDA
 namespace {
 
 constexpr int kDefaultRepeats = 20;
@@ -38,29 +32,34 @@ lab::LabSettings settings_from(const Options& options) {
   return settings;
 }
 
-std::vector<const lab::LabExperiment*> select_experiments(const std::vector<std::string>& names) {
+std::vector<const lab::LabExperiment*> select_experiments(const std::vector<lab::LabExperiment>& known,
+                                                        const std::vector<std::string>& names) {
   std::vector<const lab::LabExperiment*> chosen;
   if (names.empty()) {
-    for (const lab::LabExperiment& e : lab::lab_experiments()) chosen.push_back(&e);
+    for (const lab::LabExperiment& e : known) chosen.push_back(&e);
     return chosen;
   }
   for (const std::string& name : names) {
-    const lab::LabExperiment* e = lab::find_lab_experiment(name);
-    if (e == nullptr) {
+    const auto found =
+        std::find_if(known.begin(), known.end(), [&](const lab::LabExperiment& e) { return e.name == name; });
+    if (found == known.end()) {
       std::string all;
-      for (const lab::LabExperiment& known : lab::lab_experiments())
-        all += (all.empty() ? "" : ", ") + known.name;
+      for (const lab::LabExperiment& e : known) all += (all.empty() ? "" : ", ") + e.name;
       throw UsageError("--only: unknown lab experiment '" + name + "' (choose from: " + all + ")");
     }
-    chosen.push_back(e);
+    chosen.push_back(&*found);
   }
   return chosen;
 }
 
+std::string lab_needs_a_device(const std::string& reason) {
+  return "coalesce lab needs a CUDA device: " + reason + "; bench and the viewer run on the CPU without one";
+}
+
 // The largest experiment holds three 1-D arrays (vector add); refuse early rather than fail mid-run.
 void check_device_memory(const lab::LabSettings& settings) {
-  std::size_t free_bytes = 0, total_bytes = 0;
-  if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) return;
+  const std::size_t free_bytes = cuda_free_memory();
+  if (free_bytes == 0) return;  // unknown: the run itself will say
   const double needed = 3.0 * settings.elements() * sizeof(float);
   if (needed > 0.95 * double(free_bytes))
     throw RuntimeFailure("coalesce lab: --size " + std::to_string(settings.side) + " needs " +
@@ -73,15 +72,17 @@ void check_device_memory(const lab::LabSettings& settings) {
 int run_lab(const Options& options) {
   // Usage errors first: a bad flag is exit 2 on every machine, with or without a GPU.
   const lab::LabSettings settings = settings_from(options);
-  const std::vector<const lab::LabExperiment*> experiments = select_experiments(options.lab_only);
+  const std::vector<lab::LabExperiment>& known = lab_experiment_list();
   std::string reason;
-  if (!lab::lab_device_available(&reason))
-    throw RuntimeFailure("coalesce lab needs a CUDA device: " + reason +
-                         "; bench and the viewer run on the CPU without one");
+  const bool have_device = count_cuda_devices(&reason) > 0;
+  // A build without CUDA has no experiments to check --only against: it can only say why.
+  if (known.empty()) throw RuntimeFailure(lab_needs_a_device(reason));
+  const std::vector<const lab::LabExperiment*> experiments = select_experiments(known, options.lab_only);
+  if (!have_device) throw RuntimeFailure(lab_needs_a_device(reason));
   check_device_memory(settings);
   const bool tty = isatty(STDERR_FILENO) != 0;
   const lab::LabRun run =
-      lab::run_experiments(settings, experiments, [tty](int index, int count, const lab::LabExperiment* e) {
+      run_lab_experiments(settings, experiments, [tty](int index, int count, const lab::LabExperiment* e) {
         if (e == nullptr) {
           std::fprintf(stderr, tty ? "\r\033[Kcoalesce lab: %d/%d done\n" : "coalesce lab: %d/%d done\n",
                        index, count);
@@ -107,15 +108,5 @@ int run_lab(const Options& options) {
   }
   return 0;
 }
-
-#else
-
-int run_lab(const Options&) {
-  throw RuntimeFailure(
-      "coalesce lab needs a CUDA device, and this build has no CUDA support (build it with the CUDA toolkit "
-      "installed)");
-}
-
-#endif
 
 }  // namespace coalesce

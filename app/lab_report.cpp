@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "app/device_report.h"
+
 namespace coalesce {
 namespace {
 
@@ -26,18 +28,14 @@ std::string pct_text(double pct) {
 
 }  // namespace
 
-std::string cuda_version_text(int version) {
-  return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
-}
-
 std::string lab_table(const lab::LabRun& run, const std::vector<const lab::LabExperiment*>& experiments) {
   std::string out;
-  out += "GPU: " + run.device.name + " (" + std::to_string(run.device.sm_count) + " SMs), driver " +
-         (run.device.driver.empty() ? "" : run.device.driver + " ") + "(CUDA " +
-         cuda_version_text(run.device.driver_version) + "), theoretical peak " +
-         format("%.0f", run.device.peak_gbps) + " GB/s\n";
+  out += "GPU: " + run.device.name + " (" + std::to_string(run.device.multiprocessors) + " SMs), driver " +
+         driver_text(run.device) + ", theoretical peak " + format("%.0f", run.device.theoretical_peak_gbps) +
+         " GB/s\n";
   out += "copy ceiling (cudaMemcpy D2D, bytes read + written, this run): " + format("%.0f", run.copy_gbps) +
-         " GB/s = " + format("%.1f%% of peak", 100.0 * run.copy_gbps / std::max(run.device.peak_gbps, 1.0)) +
+         " GB/s = " +
+         format("%.1f%% of peak", 100.0 * run.copy_gbps / std::max(run.device.theoretical_peak_gbps, 1.0)) +
          "\n";
   out += "side " + std::to_string(run.settings.side) + ", 1-D arrays of " +
          std::to_string(run.settings.elements()) + " floats, median of " +
@@ -64,13 +62,9 @@ std::string lab_table(const lab::LabRun& run, const std::vector<const lab::LabEx
 std::string lab_json(const lab::LabRun& run, const std::vector<const lab::LabExperiment*>& experiments) {
   using nlohmann::json;
   json doc;
-  doc["gpu"] = run.device.name;
-  doc["sm_count"] = run.device.sm_count;
-  doc["driver"] = run.device.driver;
-  doc["driver_cuda"] = cuda_version_text(run.device.driver_version);
-  doc["runtime"] = cuda_version_text(run.device.runtime_version);
+  doc["schema"] = "coalesce-lab/2";
+  doc["device"] = device_json(run.device);
   doc["date"] = run.date_utc;
-  doc["theoretical_peak_gbps"] = run.device.peak_gbps;
   doc["copy_ceiling_gbps"] = run.copy_gbps;
   doc["settings"] = {{"side", run.settings.side},
                      {"elements", run.settings.elements()},

@@ -11,10 +11,7 @@ namespace coalesce {
 // Header lines (device, ceiling), then one row per variant, then one lesson per experiment.
 std::string lab_table(const lab::LabRun& run, const std::vector<const lab::LabExperiment*>& experiments);
 
-// {"gpu", "driver", "date", "copy_ceiling_gbps", "settings", "experiments", "rows"}: see docs/lab.md.
+// {"schema", "device", "date", "copy_ceiling_gbps", "settings", "experiments", "rows"}: see docs/lab.md.
 std::string lab_json(const lab::LabRun& run, const std::vector<const lab::LabExperiment*>& experiments);
-
-// "13.0" from 13000.
-std::string cuda_version_text(int version);
 
 }  // namespace coalesce

@@ -9,16 +9,10 @@
 #include <string>
 #include <vector>
 
-#ifdef COALESCE_HAVE_VIEWER
 #include <imgui.h>
-#endif
 
+#include "app/cuda_services.h"
 #include "sim/errors.h"
-
-#ifdef COALESCE_HAVE_CUDA
-#include "kernels/lab/lab_registry.h"
-#include "kernels/lab/lab_runner.h"
-#endif
 
 namespace coalesce {
 
@@ -29,10 +23,8 @@ struct LabTab::State {
   int size_choice = 1;  // index into kSides
   std::string error;
   std::string pending;  // experiment to run on the next draw (--lab-tab), "" when none
-#ifdef COALESCE_HAVE_CUDA
   std::optional<lab::LabRun> run;
   std::string ran_name;
-#endif
 };
 
 namespace {
@@ -45,13 +37,9 @@ constexpr int kTabRepeats = 10;
 }  // namespace
 
 LabTab::LabTab() : m_state(std::make_unique<State>()) {
-#ifdef COALESCE_HAVE_CUDA
   std::string reason;
-  m_state->have_device = lab::lab_device_available(&reason);
+  m_state->have_device = count_cuda_devices(&reason) > 0;
   m_state->unavailable = "The lab needs a CUDA device (" + reason + ").";
-#else
-  m_state->unavailable = "The lab needs a CUDA device (this build has no CUDA support).";
-#endif
 }
 
 LabTab::~LabTab() = default;
@@ -60,16 +48,18 @@ void LabTab::run_on_first_draw(const std::string& name) {
   m_state->pending = name;
 }
 
-void LabTab::check_experiment([[maybe_unused]] const std::string& name) {
-#ifdef COALESCE_HAVE_CUDA
-  if (lab::find_lab_experiment(name) != nullptr) return;
+void LabTab::check_experiment(const std::string& name) {
+  // A build without CUDA has no experiments to check against; its tab says it needs a CUDA device.
+  const std::vector<lab::LabExperiment>& experiments = lab_experiment_list();
+  if (experiments.empty()) return;
   std::string known;
-  for (const lab::LabExperiment& e : lab::lab_experiments()) known += (known.empty() ? "" : ", ") + e.name;
+  for (const lab::LabExperiment& e : experiments) {
+    if (e.name == name) return;
+    known += (known.empty() ? "" : ", ") + e.name;
+  }
   throw UsageError("--lab-tab: unknown lab experiment '" + name + "' (choose from: " + known + ")");
-#endif
 }
 
-#if defined(COALESCE_HAVE_VIEWER) && defined(COALESCE_HAVE_CUDA)
 namespace {
 
 void draw_rows(const lab::LabRun& run) {
@@ -106,7 +96,7 @@ void run_chosen(LabTab::State& s, const lab::LabExperiment& chosen) {
   s.error.clear();
   try {
     // Blocks this frame for the run (seconds at most): the numbers are worth more than a smooth frame here.
-    s.run = lab::run_experiments(settings, {&chosen});
+    s.run = run_lab_experiments(settings, {&chosen});
     s.ran_name = chosen.title;
   } catch (const std::exception& e) {
     s.run.reset();
@@ -118,7 +108,7 @@ void run_chosen(LabTab::State& s, const lab::LabExperiment& chosen) {
 const lab::LabExperiment* take_pending(LabTab::State& s) {
   const std::string name = s.pending;
   s.pending.clear();
-  const std::vector<lab::LabExperiment>& experiments = lab::lab_experiments();
+  const std::vector<lab::LabExperiment>& experiments = lab_experiment_list();
   for (int i = 0; i < int(experiments.size()); ++i)
     if (experiments[i].name == name) {
       s.experiment = i;
@@ -128,19 +118,16 @@ const lab::LabExperiment* take_pending(LabTab::State& s) {
 }
 
 }  // namespace
-#endif
 
 void LabTab::draw() {
-#ifdef COALESCE_HAVE_VIEWER
   State& s = *m_state;
   if (!s.have_device) {
     ImGui::TextWrapped("%s", s.unavailable.c_str());
     return;
   }
-#ifdef COALESCE_HAVE_CUDA
   if (!s.pending.empty())
     if (const lab::LabExperiment* scripted = take_pending(s)) run_chosen(s, *scripted);
-  const std::vector<lab::LabExperiment>& experiments = lab::lab_experiments();
+  const std::vector<lab::LabExperiment>& experiments = lab_experiment_list();
   s.experiment = std::clamp(s.experiment, 0, int(experiments.size()) - 1);
   const lab::LabExperiment& chosen = experiments[s.experiment];
   if (ImGui::BeginCombo("experiment", chosen.title.c_str())) {
@@ -160,8 +147,6 @@ void LabTab::draw() {
     ImGui::Text("Last run: %s", s.ran_name.c_str());
     draw_rows(*s.run);
   }
-#endif
-#endif
 }
 
 }  // namespace coalesce

@@ -1,6 +1,5 @@
-// run_viewer for builds without the viewer (COALESCE_WITH_VIEWER=OFF): a clear usage error instead.
-#ifndef COALESCE_HAVE_VIEWER
-
+// run_viewer for builds without the viewer (COALESCE_WITH_VIEWER=OFF; app/CMakeLists.txt picks this file
+// or the viewer's): a clear usage error instead.
 #include "app/commands.h"
 #include "sim/errors.h"
 
@@ -13,5 +12,3 @@ int run_viewer(const Options&) {
 }
 
 }  // namespace coalesce
-
-#endif

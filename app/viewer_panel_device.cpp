@@ -1,6 +1,7 @@
 // Panel section: the device the backend runs on and how frames reach the screen.
 #include <imgui.h>
 
+#include "app/device_report.h"
 #include "app/viewer_panel.h"
 
 namespace coalesce {
@@ -11,8 +12,9 @@ void draw_device_section(const ViewerModel& model) {
   const DeviceInfo& d = backend.device_info();
   ImGui::Text("%s", d.name.c_str());
   ImGui::Text("backend: %s", backend.name().c_str());
-  if (!d.driver.empty()) ImGui::Text("driver: %s", d.driver.c_str());
-  ImGui::Text("%d %s   memory %.1f GiB", d.multiprocessors, d.driver.empty() ? "threads" : "SMs",
+  const std::string driver = driver_text(d);
+  if (!driver.empty()) ImGui::Text("driver: %s", driver.c_str());
+  ImGui::Text("%d %s   memory %.1f GiB", d.multiprocessors, d.gpu ? "SMs" : "threads",
               d.memory_bytes / (1024.0 * 1024.0 * 1024.0));
   if (d.theoretical_peak_gbps > 0) {
     ImGui::Text("theoretical peak %.0f GB/s", d.theoretical_peak_gbps);

@@ -8,10 +8,6 @@
 #include "render/gl_driver.h"
 #include "render/interop_buffer.h"
 #include "sim/particle.h"
-#if defined(COALESCE_HAVE_CUDA) && __has_include("kernels/cuda_backend.h")
-#include "kernels/cuda_backend.h"
-#define COALESCE_VIEWER_HAS_CUDA_BACKEND 1
-#endif
 
 namespace coalesce {
 
@@ -27,11 +23,8 @@ const char* to_string(RenderPathMode mode) {
   return "?";
 }
 
-PackVariant default_pack_variant([[maybe_unused]] Backend& backend) {
-#if defined(COALESCE_VIEWER_HAS_CUDA_BACKEND)
-  if (auto* cuda = dynamic_cast<CudaBackend*>(&backend)) return cuda->fastest_pack_variant();
-#endif
-  return PackVariant::Vector;
+PackVariant default_pack_variant(Backend& backend) {
+  return backend.preferred_pack_variant();
 }
 
 RenderPath::RenderPath(Backend& backend, bool cuda_backend, InteropUse interop, ParticleRenderer& renderer) {
@@ -55,11 +48,7 @@ RenderPath::~RenderPath() = default;
 void RenderPath::update(Backend& backend, PackVariant variant, ParticleRenderer& renderer) {
   const int n = backend.particle_count();
   if (m_mode == RenderPathMode::Interop) {
-    CUstream_st* stream = nullptr;
-#if defined(COALESCE_VIEWER_HAS_CUDA_BACKEND)
-    if (auto* cuda = dynamic_cast<CudaBackend*>(&backend)) stream = cuda->stream();
-#endif
-    const InteropBuffer::Mapping mapping = m_interop->map(stream);
+    const InteropBuffer::Mapping mapping = m_interop->map(backend.native_stream());
     if (mapping.bytes() < renderer.buffer_bytes())
       throw InteropError("the mapped render buffer is too small");
     backend.pack(variant, mapping.data(), MemorySpace::Device);

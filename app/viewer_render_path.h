@@ -46,7 +46,7 @@ class RenderPath {
   std::string m_notice;
 };
 
-// The default pack variant: the fastest measured by the CUDA backend, else vector.
+// The default pack variant: Backend::preferred_pack_variant() (the fastest measured on CUDA, else vector).
 PackVariant default_pack_variant(Backend& backend);
 
 }  // namespace coalesce

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/device_report.h"
 #include "app/utc_time.h"
 #include "app/viewer_panel.h"
 
@@ -13,17 +14,6 @@ using nlohmann::json;
 
 std::string text(std::string_view view) {
   return std::string(view);
-}
-
-json device_json(const DeviceInfo& d) {
-  return {{"name", d.name},
-          {"driver", d.driver},
-          {"multiprocessors", d.multiprocessors},
-          {"memory_bytes", d.memory_bytes},
-          {"memory_clock_khz", d.memory_clock_khz},
-          {"bus_width_bits", d.bus_width_bits},
-          {"theoretical_peak_gbps", d.theoretical_peak_gbps},
-          {"copy_peak_gbps", d.copy_peak_gbps}};
 }
 
 json kernels_json(const ViewerModel& model, Layout layout, Solver solver, double copy_peak) {
@@ -76,7 +66,7 @@ std::string screenshot_json(const ViewerModel& model, const ViewerControls& cont
   json notices = json::array();
   for (const Notice& n : model.notices) notices.push_back({{"text", n.text}, {"error", n.error}});
   json root = {
-      {"schema", "coalesce-screenshot/1"},
+      {"schema", "coalesce-screenshot/2"},
       {"version", COALESCE_VERSION},
       {"taken_utc", utc_now()},
       {"image", {{"width", width}, {"height", height}, {"panel_visible", controls.panel_visible}}},

@@ -15,7 +15,7 @@ ViewerSimulation::ViewerSimulation(const Options& options) : m_options(options) 
 }
 
 bool ViewerSimulation::is_cuda() const {
-  return backend().name().rfind("cuda", 0) == 0;
+  return backend().device_info().gpu;
 }
 
 void ViewerSimulation::advance() {

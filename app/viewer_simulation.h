@@ -27,7 +27,7 @@ class ViewerSimulation {
   // The --load-state file the state started from; empty once the state comes from the scene's seed.
   const std::string& state_file() const { return m_state_file; }
   std::uint64_t generation() const { return m_generation; }
-  bool is_cuda() const;
+  bool is_cuda() const;  // the backend runs on a CUDA device (device facts, not its name)
 
   void advance();                            // one step
   void set_layout(Layout layout);            // converts in place: the state is kept bitwise

@@ -9,6 +9,7 @@
 
 #include "kernels/device_probe.h"
 #include "kernels/diagnostics.h"
+#include "kernels/event_timing.h"
 #include "kernels/kernels.h"
 #include "sim/byte_counts.h"
 
@@ -164,26 +165,16 @@ int CudaBackend::max_diagnostics_particles(Solver solver) const {
   return solver == Solver::AllPairs ? kMaxAllPairsDiagnosticParticles : std::numeric_limits<int>::max();
 }
 
-PackVariant CudaBackend::fastest_pack_variant() {
+PackVariant CudaBackend::preferred_pack_variant() {
   auto& cached = m_fastest_pack[static_cast<std::size_t>(m_layout)];
   if (cached) return *cached;
   // Timed apart from the ring (these launches are not frame work); output into scratch.
   Float4* out = reinterpret_cast<Float4*>(m_scratch.data());
-  CudaEvent start, stop;
   double best_ms = 0.0;
   PackVariant best = PackVariant::Vector;
   for (PackVariant variant : kAllPackVariants) {
-    for (int i = 0; i < 5; ++i) gpu::pack(state_views(), variant, out, m_stream.get());  // warm-up
-    std::vector<float> ms;
-    for (int i = 0; i < 11; ++i) {
-      start.record(m_stream.get());
-      gpu::pack(state_views(), variant, out, m_stream.get());
-      stop.record(m_stream.get());
-      m_stream.synchronize();
-      ms.push_back(stop.elapsed_since(start));
-    }
-    std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
-    const double median = ms[ms.size() / 2];
+    const double median = median_time_ms([&] { gpu::pack(state_views(), variant, out, m_stream.get()); },
+                                         TimingPlan{5, 0.0, 11}, m_stream.get());
     if (variant == kAllPackVariants[0] || median < best_ms) {
       best_ms = median;
       best = variant;
@@ -191,6 +182,26 @@ PackVariant CudaBackend::fastest_pack_variant() {
   }
   cached = best;
   return best;
+}
+
+namespace {
+
+// cudaMalloc: 256-byte aligned, as the pack kernels need.
+class DevicePackTarget final : public PackTarget {
+ public:
+  explicit DevicePackTarget(int n) : m_data(static_cast<std::size_t>(n)) {}
+  float* data() override { return reinterpret_cast<float*>(m_data.data()); }
+  MemorySpace space() const override { return MemorySpace::Device; }
+
+ private:
+  DeviceBuffer<Float4> m_data;
+};
+
+}  // namespace
+
+std::unique_ptr<PackTarget> CudaBackend::make_pack_target() const {
+  COALESCE_CUDA_CHECK(cudaSetDevice(m_device));
+  return std::make_unique<DevicePackTarget>(m_n);
 }
 
 }  // namespace coalesce

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,6 +36,11 @@ class CudaBackend final : public Backend {
   // MemorySpace::Device: `out` is a 16-byte-aligned device pointer (e.g. a mapped GL buffer), written
   // asynchronously on stream(). MemorySpace::Host: packed into device scratch, then copied (synchronous).
   void pack(PackVariant variant, float* out, MemorySpace space) override;
+  // A device buffer, as the viewer's mapped GL buffer would be.
+  std::unique_ptr<PackTarget> make_pack_target() const override;
+  // The fastest pack variant for the current layout, timed once per layout on first use (blocking).
+  PackVariant preferred_pack_variant() override;
+  CUstream_st* native_stream() const override { return m_stream.get(); }
   std::vector<KernelTiming> poll_timings() override;
   void synchronize() override;
   // On the device in double precision (kernels/diagnostics.cu): no download, and no O(N^2) host pass.
@@ -45,9 +51,6 @@ class CudaBackend final : public Backend {
   // The two halves of step(), each timed separately (tests and bench).
   void kick(const SimParams& params, double time);
   void drift(float dt);
-
-  // The fastest pack variant for the current layout, timed once per layout on first use (blocking).
-  PackVariant fastest_pack_variant();
 
   cudaStream_t stream() const { return m_stream.get(); }
   int device() const { return m_device; }

@@ -1,4 +1,4 @@
-// Device queries and the start-up copy-ceiling measurement for the CUDA backend.
+// Device queries and the one copy-ceiling measurement, for the CUDA backend, the bench and the lab.
 #include "kernels/device_probe.h"
 
 #include <algorithm>
@@ -8,10 +8,9 @@
 #include <map>
 #include <mutex>
 #include <sstream>
-#include <vector>
 
-#include "kernels/cuda_event.h"
 #include "kernels/device_buffer.h"
+#include "kernels/event_timing.h"
 
 namespace coalesce {
 
@@ -33,41 +32,33 @@ std::string kernel_driver_version() {
   return "";
 }
 
+// "13.0" from 13000.
 std::string cuda_version_text(int version) {
   return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
 }
 
-// Two buffers of up to 512 MiB (1 GiB moved per copy, far beyond the 50 MB L2), warmed up, median of 15.
-double measure_copy_gbps(int device) {
+// Two buffers of up to 512 MiB (1 GiB moved per copy, far beyond the 50 MB L2), 5 warm-ups, median of 15.
+double startup_copy_gbps(int device) {
   COALESCE_CUDA_CHECK(cudaSetDevice(device));
   const std::size_t free_bytes = free_device_memory(device);
   const std::size_t reserve = std::size_t{64} << 20;
   std::size_t bytes =
       std::min<std::size_t>(std::size_t{512} << 20, free_bytes > reserve ? (free_bytes - reserve) / 2 : 0);
   bytes &= ~((std::size_t{1} << 20) - 1);
-  if (bytes == 0) return 0.0;
-  DeviceBuffer<unsigned char> src(bytes), dst(bytes);
-  CudaStream stream;
-  COALESCE_CUDA_CHECK(cudaMemsetAsync(src.data(), 1, bytes, stream.get()));
-  for (int i = 0; i < 5; ++i)
-    COALESCE_CUDA_CHECK(
-        cudaMemcpyAsync(dst.data(), src.data(), bytes, cudaMemcpyDeviceToDevice, stream.get()));
-  std::vector<float> ms;
-  CudaEvent start, stop;
-  for (int i = 0; i < 15; ++i) {
-    start.record(stream.get());
-    COALESCE_CUDA_CHECK(
-        cudaMemcpyAsync(dst.data(), src.data(), bytes, cudaMemcpyDeviceToDevice, stream.get()));
-    stop.record(stream.get());
-    stream.synchronize();
-    ms.push_back(stop.elapsed_since(start));
-  }
-  std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
-  const double median_ms = ms[ms.size() / 2];
-  return median_ms > 0 ? 2.0 * static_cast<double>(bytes) / (median_ms * 1e6) : 0.0;
+  return measure_copy_gbps(bytes, TimingPlan{5, 0.0, 15});
 }
 
 }  // namespace
+
+double measure_copy_gbps(std::size_t bytes, const TimingPlan& plan) {
+  if (bytes == 0) return 0.0;
+  DeviceBuffer<unsigned char> src(bytes), dst(bytes);
+  COALESCE_CUDA_CHECK(cudaMemset(src.data(), 1, bytes));
+  const double ms = median_time_ms(
+      [&] { COALESCE_CUDA_CHECK(cudaMemcpyAsync(dst.data(), src.data(), bytes, cudaMemcpyDeviceToDevice)); },
+      plan);
+  return ms > 0 ? 2.0 * static_cast<double>(bytes) / (ms * 1e6) : 0.0;
+}
 
 DeviceMemoryEstimate estimate_device_memory(int particles) {
   const std::size_t n = particles > 0 ? static_cast<std::size_t>(particles) : 0;
@@ -137,6 +128,7 @@ DeviceInfo query_device_info(int device) {
   cudaDeviceProp prop{};
   COALESCE_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
   DeviceInfo info;
+  info.gpu = true;
   info.name = prop.name;
   info.multiprocessors = prop.multiProcessorCount;
   info.memory_bytes = static_cast<double>(prop.totalGlobalMem);
@@ -145,11 +137,13 @@ DeviceInfo query_device_info(int device) {
   COALESCE_CUDA_CHECK(cudaDeviceGetAttribute(&info.bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, device));
   COALESCE_CUDA_CHECK(cudaDeviceGetAttribute(&info.sm_clock_khz, cudaDevAttrClockRate, device));
   info.theoretical_peak_gbps = 2.0 * info.memory_clock_khz * 1e3 * (info.bus_width_bits / 8.0) / 1e9;
-  int driver = 0;
+  int driver = 0, runtime = 0;
   COALESCE_CUDA_CHECK(cudaDriverGetVersion(&driver));
-  const std::string kernel_driver = kernel_driver_version();
-  info.driver = (kernel_driver.empty() ? "" : kernel_driver + " / ") + "CUDA " + cuda_version_text(driver);
-  info.copy_peak_gbps = measure_copy_gbps(device);
+  COALESCE_CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
+  info.driver = kernel_driver_version();
+  info.cuda_driver = cuda_version_text(driver);
+  info.cuda_runtime = cuda_version_text(runtime);
+  info.copy_peak_gbps = startup_copy_gbps(device);
   cache.emplace(device, info);
   return info;
 }

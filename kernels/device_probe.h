@@ -1,13 +1,12 @@
-// What the CUDA backend learns about its device before and at start-up: device count, the memory
-// estimate and check, names, clocks, theoretical peak and the measured device-to-device copy ceiling.
+// What the CUDA backend and the lab learn about a device before and at start-up: device count, the memory
+// estimate and check, names, driver and CUDA versions, clocks, theoretical peak and the copy ceiling.
 #pragma once
 
 #include <cstddef>
 #include <stdexcept>
 #include <string>
 
-#include <cuda_runtime_api.h>
-
+#include "kernels/event_timing.h"
 #include "sim/backend.h"
 
 namespace coalesce {
@@ -39,8 +38,13 @@ std::size_t free_device_memory(int device);
 // Throws DeviceMemoryError when the estimate exceeds the free memory of `device`.
 void check_device_memory(int particles, int device);
 
-// Name, SMs, memory, driver, clocks and theoretical peak; copy_peak_gbps measured once per device and
-// process (a >= 1 GiB-moved device-to-device copy, warmed up, median of repeats, read + write bytes).
+// Name, SMs, memory, driver and CUDA versions, clocks and theoretical peak; copy_peak_gbps measured once per
+// device and process (measure_copy_gbps of two 512 MiB buffers, 5 warm-ups, median of 15). The one device
+// probe: the backend, the bench and the lab all report it.
 DeviceInfo query_device_info(int device);
+
+// The copy ceiling: cudaMemcpy device-to-device of `bytes` on the current device, timed by `plan`, in GB/s
+// of bytes read + written (1 GB = 1e9 B); 0 when bytes is 0.
+double measure_copy_gbps(std::size_t bytes, const TimingPlan& plan);
 
 }  // namespace coalesce

@@ -2,6 +2,7 @@
 // did (time and bytes per kernel) through poll_timings(), which never blocks.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -11,16 +12,21 @@
 #include "sim/particle.h"
 #include "sim/sim_params.h"
 
+struct CUstream_st;  // cudaStream_t, named without the CUDA headers: sim/ never includes them
+
 namespace coalesce {
 
 // Where a pack writes its N x 4 floats (x, y, z, speed): host memory, or device memory such as a
 // CUDA-mapped OpenGL buffer.
 enum class MemorySpace { Host, Device };
 
-// What the panel and the JSON show about the machine a backend runs on.
+// What the panel and the JSON show about the machine a backend runs on (app/device_report.h writes it).
 struct DeviceInfo {
+  bool gpu = false;                     // a CUDA device: SMs and device memory; false for the CPU
   std::string name;                     // "NVIDIA H100 80GB HBM3", or the CPU model
-  std::string driver;                   // "580.159.04 / CUDA 13.0"; empty for the CPU
+  std::string driver;                   // NVIDIA kernel driver release, "580.159.04"; empty if none or unreadable
+  std::string cuda_driver;              // the CUDA version the driver supports, "13.0"; empty for the CPU
+  std::string cuda_runtime;             // the CUDA runtime this build links, "13.0"; empty for the CPU
   int multiprocessors = 0;              // SMs, or hardware threads for the CPU
   double memory_bytes = 0;              // total device memory
   int memory_clock_khz = 0;             // from cudaDevAttrMemoryClockRate
@@ -28,6 +34,15 @@ struct DeviceInfo {
   int bus_width_bits = 0;               // from cudaDevAttrGlobalMemoryBusWidth
   double theoretical_peak_gbps = 0;     // 2 x memory clock x bus width / 8; 0 where unknown
   double copy_peak_gbps = 0;            // device-to-device copy, bytes read + written, measured at start
+};
+
+// N x 4 floats a pack can write into, in the memory the backend packs to (as the viewer's render buffer
+// would be): device memory for a GPU backend, host memory for the CPU. Owns its storage.
+class PackTarget {
+ public:
+  virtual ~PackTarget() = default;
+  virtual float* data() = 0;
+  virtual MemorySpace space() const = 0;
 };
 
 class Backend {
@@ -52,6 +67,12 @@ class Backend {
 
   // Transposes the state into `out` as N x {x, y, z, |v|} floats.
   virtual void pack(PackVariant variant, float* out, MemorySpace space) = 0;
+  // A buffer of particle_count() x 4 floats in the memory space this backend packs to.
+  virtual std::unique_ptr<PackTarget> make_pack_target() const = 0;
+  // The variant to pack with when the user chose none: the fastest measured (CUDA), else Vector.
+  virtual PackVariant preferred_pack_variant() = 0;
+  // The stream this backend queues its work on, so CUDA-GL interop maps on it; nullptr for the CPU.
+  virtual CUstream_st* native_stream() const = 0;
 
   // Timings of launches that have completed since the last call; never waits for the device.
   virtual std::vector<KernelTiming> poll_timings() = 0;

@@ -28,6 +28,16 @@ int checked_count(int particles) {
     throw std::invalid_argument("CpuBackend: particle count must be > 0, got " + std::to_string(particles));
   return particles;
 }
+
+class HostPackTarget final : public PackTarget {
+ public:
+  explicit HostPackTarget(int n) : m_data(static_cast<std::size_t>(n) * kRenderFloatsPerParticle) {}
+  float* data() override { return m_data.data(); }
+  MemorySpace space() const override { return MemorySpace::Host; }
+
+ private:
+  std::vector<float> m_data;
+};
 }  // namespace
 
 CpuBackend::CpuBackend(int particles, Layout layout, int threads)
@@ -99,6 +109,10 @@ void CpuBackend::step(const SimParams& params, double time) {
     m_pool.parallel_for(m_n, [&](int begin, int end) { cpu::drift_range(view, begin, end, dt); });
   });
   record(KernelKind::Integrate, start, bytes_moved(KernelKind::Integrate, m_layout, params.solver, m_n), 0.0);
+}
+
+std::unique_ptr<PackTarget> CpuBackend::make_pack_target() const {
+  return std::make_unique<HostPackTarget>(m_n);
 }
 
 void CpuBackend::pack(PackVariant /*variant: all variants are the same loop on the CPU*/, float* out,

@@ -27,6 +27,10 @@ class CpuBackend final : public Backend {
   void step(const SimParams& params, double time) override;
   // Host memory only: MemorySpace::Device throws std::invalid_argument. All variants give identical output.
   void pack(PackVariant variant, float* out, MemorySpace space) override;
+  // A host vector; every variant is the same loop here, so the preference is Vector.
+  std::unique_ptr<PackTarget> make_pack_target() const override;
+  PackVariant preferred_pack_variant() override { return PackVariant::Vector; }
+  CUstream_st* native_stream() const override { return nullptr; }
   std::vector<KernelTiming> poll_timings() override;
   void synchronize() override {}
   // compute_diagnostics on a download: the CPU path is the reference, so it is not written twice.

@@ -2,6 +2,7 @@
 // vs one thread per element (articles 000 and 004).
 #include <string>
 
+#include "kernels/device_probe.h"
 #include "kernels/lab/lab_device.cuh"
 #include "kernels/lab/lab_experiments.h"
 #include "kernels/lab/lab_kernels.h"
@@ -78,16 +79,8 @@ LabRow time_copy(const LabContext& context, const char* experiment, const std::s
 }  // namespace
 
 double measure_copy_ceiling(const LabSettings& settings) {
-  const std::int64_t n = settings.elements();
-  DeviceBuffer<float> in(n), out(n);
-  fill_values(in.data(), n, settings.seed);
-  const double ms = median_time_ms(
-      [&] {
-        COALESCE_CUDA_CHECK(
-            cudaMemcpyAsync(out.data(), in.data(), n * sizeof(float), cudaMemcpyDeviceToDevice));
-      },
-      settings);
-  return 2.0 * n * 4 / (ms * 1e6);
+  return measure_copy_gbps(settings.elements() * sizeof(float),
+                           TimingPlan{settings.warmup_calls, settings.warmup_ms, settings.repeats});
 }
 
 std::vector<LabRow> run_copy_experiment(const LabContext& context) {

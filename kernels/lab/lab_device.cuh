@@ -1,5 +1,5 @@
 // Device helpers every lab experiment uses: hashed inputs, poisoning, a mismatch-counting check kernel,
-// grid arithmetic and the event timer (warm-up, then the median of repeats).
+// grid arithmetic and the event timer with the lab's settings.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -7,10 +7,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "kernels/cuda_check.h"
-#include "kernels/cuda_event.h"
+#include "kernels/event_timing.h"
 #include "kernels/device_buffer.h"
 #include "kernels/lab/lab_types.h"
 
@@ -88,38 +89,12 @@ std::vector<T> download(const T* device, std::size_t n) {
   return host;
 }
 
-// Median time of launch() in ms, after a warm-up of at least settings.warmup_calls calls and about
-// settings.warmup_ms of work (the first launches on fresh buffers run slow on the H100, SPEC section 7).
+// Median time of launch() in ms after the settings' warm-up (the first launches on fresh buffers run slow
+// on the H100): the project's one event timer, kernels/event_timing.h.
 template <class Launch>
 double median_time_ms(Launch&& launch, const LabSettings& settings) {
-  CudaEvent start;
-  CudaEvent stop;
-  // warmup_calls == 0 (Nsight Compute runs): no warm-up at all, the checked launch before came first anyway.
-  const int calls = std::max(0, settings.warmup_calls);
-  if (calls > 0) {
-    COALESCE_CUDA_CHECK(cudaEventRecord(start.get()));
-    for (int i = 0; i < calls; ++i) launch();
-    COALESCE_CUDA_CHECK(cudaEventRecord(stop.get()));
-    COALESCE_CUDA_CHECK(cudaEventSynchronize(stop.get()));
-    float warm_ms = 0;
-    COALESCE_CUDA_CHECK(cudaEventElapsedTime(&warm_ms, start.get(), stop.get()));
-    const double per_call = std::max(1e-4, double(warm_ms) / calls);
-    const double missing_ms = settings.warmup_ms - warm_ms;
-    const int extra = missing_ms > 0 ? static_cast<int>(std::min(5000.0, missing_ms / per_call)) : 0;
-    for (int i = 0; i < extra; ++i) launch();
-  }
-  const int repeats = settings.repeats;
-  std::vector<float> times(static_cast<std::size_t>(std::max(1, repeats)));
-  for (float& t : times) {
-    COALESCE_CUDA_CHECK(cudaEventRecord(start.get()));
-    launch();
-    COALESCE_CUDA_CHECK(cudaEventRecord(stop.get()));
-    COALESCE_CUDA_CHECK(cudaEventSynchronize(stop.get()));
-    COALESCE_CUDA_CHECK(cudaEventElapsedTime(&t, start.get(), stop.get()));
-  }
-  check_launch();
-  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
-  return times[times.size() / 2];
+  return coalesce::median_time_ms(std::forward<Launch>(launch),
+                                  TimingPlan{settings.warmup_calls, settings.warmup_ms, settings.repeats});
 }
 
 }  // namespace coalesce::lab

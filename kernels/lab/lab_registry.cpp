@@ -1,16 +1,6 @@
-// The list of lab experiments, in the order the articles introduce them, and the device facts.
+// The list of lab experiments, in the order the articles introduce them.
 #include "kernels/lab/lab_registry.h"
 
-#include <cuda_runtime.h>
-
-#include <algorithm>
-#include <cstdio>
-#include <fstream>
-#include <regex>
-#include <string>
-
-#include "kernels/cuda_check.h"
-#include "kernels/device_probe.h"
 #include "kernels/lab/lab_experiments.h"
 
 namespace coalesce::lab {
@@ -224,43 +214,6 @@ const LabExperiment* find_lab_experiment(std::string_view name) {
   for (const LabExperiment& e : lab_experiments())
     if (e.name == name) return &e;
   return nullptr;
-}
-
-bool lab_device_available(std::string* reason) {
-  return cuda_device_count(reason) > 0;
-}
-
-namespace {
-
-// The kernel module's version line names the driver release; CUDA's API only gives the CUDA version.
-std::string driver_release() {
-  std::ifstream file("/proc/driver/nvidia/version");
-  std::string line;
-  std::getline(file, line);
-  std::smatch match;
-  if (std::regex_search(line, match, std::regex(R"(\s(\d+\.\d+(\.\d+)?)\s)"))) return match[1];
-  return "";
-}
-
-}  // namespace
-
-LabDeviceInfo lab_device_info() {
-  LabDeviceInfo info;
-  int device = 0;
-  COALESCE_CUDA_CHECK(cudaGetDevice(&device));
-  cudaDeviceProp prop{};
-  COALESCE_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
-  info.name = prop.name;
-  info.sm_count = prop.multiProcessorCount;
-  info.driver = driver_release();
-  COALESCE_CUDA_CHECK(cudaDriverGetVersion(&info.driver_version));
-  COALESCE_CUDA_CHECK(cudaRuntimeGetVersion(&info.runtime_version));
-  // CUDA 13 dropped cudaDeviceProp::memoryClockRate: read the attributes (kHz, bits).
-  int clock_khz = 0, bus_bits = 0;
-  COALESCE_CUDA_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, device));
-  COALESCE_CUDA_CHECK(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device));
-  info.peak_gbps = 2.0 * clock_khz * 1e3 * (bus_bits / 8.0) / 1e9;
-  return info;
 }
 
 }  // namespace coalesce::lab

@@ -1,5 +1,5 @@
-// The lab's registry: every experiment (docs/lab.md) with its name, byte formula, lesson and run function,
-// plus the device facts the reports carry. The CLI, the Lab tab and the tests share it.
+// The lab's registry: every experiment (docs/lab.md) with its name, byte formula, lesson and run
+// function. The CLI, the Lab tab and the tests share it; the device facts come from kernels/device_probe.h.
 #pragma once
 
 #include <string>
@@ -12,9 +12,5 @@ namespace coalesce::lab {
 
 const std::vector<LabExperiment>& lab_experiments();
 const LabExperiment* find_lab_experiment(std::string_view name);  // nullptr when unknown
-
-// True when a CUDA device can run the lab; otherwise `reason` says why (CUDA's own words).
-bool lab_device_available(std::string* reason);
-LabDeviceInfo lab_device_info();
 
 }  // namespace coalesce::lab

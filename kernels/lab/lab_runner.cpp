@@ -3,32 +3,19 @@
 
 #include <cuda_runtime.h>
 
-#include <ctime>
-
 #include "kernels/cuda_check.h"
+#include "kernels/device_probe.h"
 #include "kernels/lab/lab_experiments.h"
-#include "kernels/lab/lab_registry.h"
 
 namespace coalesce::lab {
-namespace {
-
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char text[32];
-  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
-}
-
-}  // namespace
 
 LabRun run_experiments(const LabSettings& settings, const std::vector<const LabExperiment*>& experiments,
                        const LabProgress& progress) {
   LabRun run;
   run.settings = settings;
-  run.date_utc = utc_now();
-  run.device = lab_device_info();
+  int device = 0;
+  COALESCE_CUDA_CHECK(cudaGetDevice(&device));
+  run.device = query_device_info(device);
   const int count = static_cast<int>(experiments.size());
   run.copy_gbps = measure_copy_ceiling(settings);
   const LabContext context{settings, run.copy_gbps};

@@ -12,6 +12,7 @@ namespace coalesce::lab {
 using LabProgress = std::function<void(int index, int count, const LabExperiment* experiment)>;
 
 // Measures the copy ceiling first, in the same process, so every row's % of copy compares like with like.
+// date_utc is left for the caller (app/utc_time.h).
 LabRun run_experiments(const LabSettings& settings, const std::vector<const LabExperiment*>& experiments,
                        const LabProgress& progress = {});
 

@@ -15,6 +15,13 @@
 namespace coalesce::lab {
 namespace {
 
+// Reads coalesced, writes strided by `rows` floats: one 32-byte sector per lane per store.
+__global__ void transpose_naive(const float* in, float* out, int rows, int cols) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  const int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < cols && y < rows) out[std::size_t(x) * rows + y] = in[std::size_t(y) * cols + x];
+}
+
 void check_cublas(cublasStatus_t status, const char* what) {
   if (status != CUBLAS_STATUS_SUCCESS)
     throw std::runtime_error(std::string("cuBLAS failed: ") + what + " (status " +

@@ -1,5 +1,6 @@
-// The transpose kernels of the lab: naive, 32x32 tiles with and without padding, the classic 32x8 block
-// doing 4 rows each, and 64x64 tiles with 16 loads in flight per thread. in: rows x cols, out: cols x rows.
+// The lab's tiled transpose kernels: 32x32 tiles with and without padding, the classic 32x8 block doing
+// 4 rows each, and 64x64 tiles with 16 loads in flight per thread. in: rows x cols, out: cols x rows.
+// Templates only: a non-template __global__ defined here would be defined again by every includer.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -7,13 +8,6 @@
 #include <cstddef>
 
 namespace coalesce::lab {
-
-// Reads coalesced, writes strided by `rows` floats: one 32-byte sector per lane per store.
-__global__ void transpose_naive(const float* in, float* out, int rows, int cols) {
-  const int x = blockIdx.x * blockDim.x + threadIdx.x;
-  const int y = blockIdx.y * blockDim.y + threadIdx.y;
-  if (x < cols && y < rows) out[std::size_t(x) * rows + y] = in[std::size_t(y) * cols + x];
-}
 
 // One element per thread, 32x32 threads (article 004's kernel); kPad = 0 gives 32-way conflicts on the
 // column reads of the tile, kPad = 1 spreads them over all 32 banks.

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "sim/backend.h"
+
 namespace coalesce::lab {
 
 // How big and how long: one value scales every experiment (docs/lab.md).
@@ -66,19 +68,9 @@ inline std::string lab_lesson(const LabExperiment& experiment, const std::vector
          ". Articles: " + experiment.articles + ".";
 }
 
-// Facts about the device the lab ran on, for the JSON and the panel.
-struct LabDeviceInfo {
-  std::string name;
-  std::string driver;       // the NVIDIA driver release, e.g. "580.159.04" ("" when unknown)
-  int driver_version = 0;   // cudaDriverGetVersion, e.g. 13000
-  int runtime_version = 0;  // cudaRuntimeGetVersion
-  int sm_count = 0;
-  double peak_gbps = 0;  // 2 * memory clock * bus width / 8
-};
-
 // One lab run: where, when, the ceiling it measured and every row.
 struct LabRun {
-  LabDeviceInfo device;
+  DeviceInfo device;     // kernels/device_probe.h's query_device_info, as the bench and the viewer report it
   LabSettings settings;
   std::string date_utc;  // ISO 8601
   double copy_gbps = 0;

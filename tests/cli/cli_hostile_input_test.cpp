@@ -13,13 +13,11 @@
 #include <string>
 #include <vector>
 
+#include "app/cuda_services.h"
 #include "tests/cli/run_process.h"
 #include "tests/support/npy_writer.h"
 #include "tests/support/test_random.h"
 
-#ifdef COALESCE_HAVE_CUDA
-#include "kernels/device_probe.h"
-#endif
 
 namespace coalesce::testing {
 namespace {
@@ -141,9 +139,7 @@ TEST(CliHostileInput, AttractorsSolverWithoutAttractorsBorrowsTheSwirlSet) {
 }
 
 TEST(CliHostileInput, LabWithoutADeviceSaysWhyInOneLine) {
-#ifdef COALESCE_HAVE_CUDA
-  if (cuda_device_count(nullptr) > 0) GTEST_SKIP() << "skipped: a CUDA device is present, so the lab runs";
-#endif
+  if (count_cuda_devices(nullptr) > 0) GTEST_SKIP() << "skipped: a CUDA device is present, so the lab runs";
   const ProcessResult r = run_coalesce({"lab", "--only", "copy", "--size", "256"}, kQuick);
   expect_one_line(r, 1, {"lab needs a CUDA device"});
   const std::string line = r.err_lines().empty() ? "" : r.err_lines()[0];

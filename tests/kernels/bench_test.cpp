@@ -8,6 +8,8 @@
 #include <string>
 
 #include "app/commands.h"
+#include "app/device_report.h"
+#include "sim/cpu_info.h"
 #include "sim/errors.h"
 #include "tests/support/test_random.h"
 
@@ -28,7 +30,10 @@ TEST(Bench, CpuSweepWritesEveryRowAsValidJson) {
 
   std::ifstream in(options.json);
   const nlohmann::json doc = nlohmann::json::parse(in);  // throws on malformed JSON
-  EXPECT_EQ(doc.at("schema"), "coalesce-bench/1");
+  EXPECT_EQ(doc.at("schema"), "coalesce-bench/2");
+  // The one device block (app/device_report.h) of the CPU backend the bench ran on.
+  EXPECT_EQ(doc.at("device"), device_json(cpu_device_info()));
+  EXPECT_FALSE(doc.at("device").at("gpu").get<bool>());
   EXPECT_GT(doc.at("device").at("copy_peak_gbps").get<double>(), 0.0);
   const auto& rows = doc.at("rows");
   // 2 solvers x 2 layouts x (forces, integrate, 4 pack variants, convert).

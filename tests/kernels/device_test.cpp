@@ -4,6 +4,7 @@
 #include <climits>
 
 #include "app/backend_factory.h"
+#include "app/device_report.h"
 #include "sim/errors.h"
 #include "kernels/cuda_backend.h"
 #include "tests/kernels/cuda_test_support.h"
@@ -24,7 +25,13 @@ TEST(CudaDevice, InfoHasClocksPeakAndMeasuredCopyCeiling) {
   CudaBackend gpu(1024, Layout::SoA);
   const DeviceInfo& info = gpu.device_info();
   EXPECT_FALSE(info.name.empty());
-  EXPECT_NE(info.driver.find("CUDA"), std::string::npos) << info.driver;
+  EXPECT_TRUE(info.gpu);
+  // "13.0": the CUDA versions of the driver and of the runtime this build links.
+  for (const std::string& version : {info.cuda_driver, info.cuda_runtime}) {
+    EXPECT_GT(version.size(), 2u) << version;
+    EXPECT_NE(version.find('.'), std::string::npos) << version;
+  }
+  EXPECT_NE(driver_text(info).find("CUDA " + info.cuda_driver), std::string::npos) << driver_text(info);
   EXPECT_GT(info.multiprocessors, 0);
   EXPECT_GT(info.memory_clock_khz, 0);
   EXPECT_GT(info.bus_width_bits, 0);
@@ -55,10 +62,10 @@ TEST(CudaDevice, TooLargeNFailsWithBytesNeededAndAvailable) {
 TEST(CudaDevice, FactoryPicksCudaWhenPresentAndCpuOtherwise) {
   BackendSelection auto_choice = make_backend(BackendChoice::Auto, 100, Layout::SoA);
   if (testing::cuda_available()) {
-    EXPECT_EQ(auto_choice.backend->name().rfind("cuda", 0), 0u) << auto_choice.backend->name();
+    EXPECT_TRUE(auto_choice.backend->device_info().gpu) << auto_choice.backend->name();
     EXPECT_TRUE(auto_choice.notice.empty());
   } else {
-    EXPECT_EQ(auto_choice.backend->name().rfind("cpu", 0), 0u);
+    EXPECT_FALSE(auto_choice.backend->device_info().gpu) << auto_choice.backend->name();
     EXPECT_NE(auto_choice.notice.find("using the CPU backend"), std::string::npos) << auto_choice.notice;
     EXPECT_THROW(make_backend(BackendChoice::Cuda, 100, Layout::SoA), UsageError);
   }

@@ -46,6 +46,12 @@ TEST(LabRegistry, EveryExperimentPassesItsCheckAtASmallSize) {
   for (const LabExperiment& e : lab_experiments()) all.push_back(&e);
   const LabRun run = run_experiments(settings, all);
   EXPECT_GT(run.copy_gbps, 0.0);
+  // The device block is the one probe's, as the bench and the viewer report it.
+  EXPECT_TRUE(run.device.gpu);
+  EXPECT_FALSE(run.device.name.empty());
+  EXPECT_FALSE(run.device.cuda_runtime.empty());
+  EXPECT_GT(run.device.copy_peak_gbps, 0.0);
+  EXPECT_GT(run.device.theoretical_peak_gbps, 0.0);
   for (const LabExperiment* e : all) {
     int rows = 0;
     for (const LabRow& row : run.rows) rows += row.experiment == e->name ? 1 : 0;

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/device_report.h"
 #include "app/lab_report.h"
 #include "tests/support/test_random.h"
 
@@ -12,11 +13,14 @@ namespace {
 
 lab::LabRun sample_run(testing::TestRng& rng) {
   lab::LabRun run;
+  run.device.gpu = true;
   run.device.name = "Test GPU";
   run.device.driver = "580.1";
-  run.device.driver_version = 13000;
-  run.device.sm_count = rng.uniform_int(1, 200);
-  run.device.peak_gbps = rng.uniform(1000.0f, 4000.0f);
+  run.device.cuda_driver = std::to_string(rng.uniform_int(11, 14)) + ".0";
+  run.device.cuda_runtime = "13.0";
+  run.device.multiprocessors = rng.uniform_int(1, 200);
+  run.device.theoretical_peak_gbps = rng.uniform(1000.0f, 4000.0f);
+  run.device.copy_peak_gbps = rng.uniform(500.0f, 3000.0f);
   run.settings.side = 256 * rng.uniform_int(1, 32);
   run.settings.repeats = rng.uniform_int(1, 50);
   run.date_utc = "2026-11-21T00:00:00Z";
@@ -44,7 +48,8 @@ TEST(LabReport, TableShowsEveryRowAndMarksFailures) {
   testing::TestRng rng;
   const lab::LabRun run = sample_run(rng);
   const std::string table = lab_table(run, {});
-  EXPECT_NE(table.find("Test GPU"), std::string::npos);
+  EXPECT_NE(table.find("Test GPU (" + std::to_string(run.device.multiprocessors) + " SMs)"), std::string::npos);
+  EXPECT_NE(table.find("driver 580.1 / CUDA " + run.device.cuda_driver), std::string::npos) << table;
   EXPECT_NE(table.find("coalesced kernel"), std::string::npos);
   EXPECT_NE(table.find("H100: 2395 GB/s"), std::string::npos);
   EXPECT_NE(table.find("FAIL"), std::string::npos);
@@ -55,9 +60,14 @@ TEST(LabReport, JsonCarriesTheRunAndNullPercentForSharedMemory) {
   testing::TestRng rng;
   const lab::LabRun run = sample_run(rng);
   const nlohmann::json doc = nlohmann::json::parse(lab_json(run, {}));
-  EXPECT_EQ(doc["gpu"], "Test GPU");
-  EXPECT_EQ(doc["driver"], "580.1");
-  EXPECT_EQ(doc["driver_cuda"], "13.0");
+  EXPECT_EQ(doc["schema"], "coalesce-lab/2");
+  // The same device block as the bench and the screenshot JSON.
+  EXPECT_EQ(doc["device"], device_json(run.device));
+  EXPECT_EQ(doc["device"]["name"], "Test GPU");
+  EXPECT_EQ(doc["device"]["driver"], "580.1");
+  EXPECT_EQ(doc["device"]["cuda_driver"], run.device.cuda_driver);
+  EXPECT_EQ(doc["device"]["multiprocessors"], run.device.multiprocessors);
+  EXPECT_DOUBLE_EQ(doc["device"]["copy_peak_gbps"].get<double>(), run.device.copy_peak_gbps);
   EXPECT_DOUBLE_EQ(doc["copy_ceiling_gbps"].get<double>(), run.copy_gbps);
   EXPECT_EQ(doc["settings"]["side"], run.settings.side);
   ASSERT_EQ(doc["rows"].size(), run.rows.size());

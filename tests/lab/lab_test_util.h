@@ -5,14 +5,15 @@
 
 #include <vector>
 
+#include "kernels/device_probe.h"
 #include "kernels/lab/lab_registry.h"
 #include "tests/support/test_random.h"
 
-#define COALESCE_REQUIRE_CUDA_DEVICE()                     \
-  do {                                                     \
-    if (!::coalesce::lab::lab_device_available(nullptr)) { \
-      GTEST_SKIP() << "skipped: no CUDA device";           \
-    }                                                      \
+#define COALESCE_REQUIRE_CUDA_DEVICE()                    \
+  do {                                                    \
+    if (::coalesce::cuda_device_count(nullptr) == 0) {    \
+      GTEST_SKIP() << "skipped: no CUDA device";          \
+    }                                                     \
   } while (0)
 
 namespace coalesce::testing {

@@ -1,7 +1,10 @@
 // CpuBackend: bitwise layout conversion, layout- and thread-independent steps, pack, attractors, timings.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -202,6 +205,25 @@ TEST(CpuBackend, DescribesTheMachine) {
   EXPECT_FALSE(backend.device_info().name.empty());
   EXPECT_GT(backend.device_info().multiprocessors, 0);
   EXPECT_GT(backend.device_info().copy_peak_gbps, 0.1);
+}
+
+// What the bench and the viewer ask of any backend: a host pack target the pack fills, no stream, no GPU.
+TEST(CpuBackend, PackTargetIsHostMemoryThePackFills) {
+  testing::TestRng rng;
+  const int n = rng.uniform_int(10, 500);
+  CpuBackend cpu(n, kAllLayouts[static_cast<std::size_t>(rng.uniform_int(0, int(kAllLayouts.size()) - 1))], 2);
+  cpu.upload(testing::random_particles(rng, n));
+  Backend& backend = cpu;
+  EXPECT_FALSE(backend.device_info().gpu);
+  EXPECT_EQ(backend.native_stream(), nullptr);
+  const std::unique_ptr<PackTarget> target = backend.make_pack_target();
+  ASSERT_EQ(target->space(), MemorySpace::Host);
+  std::vector<float> expected(static_cast<std::size_t>(n) * kRenderFloatsPerParticle);
+  backend.pack(PackVariant::Naive, expected.data(), MemorySpace::Host);
+  std::fill(target->data(), target->data() + expected.size(), std::nanf(""));
+  backend.pack(backend.preferred_pack_variant(), target->data(), target->space());
+  EXPECT_TRUE(std::equal(expected.begin(), expected.end(), target->data(),
+                         [](float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }));
 }
 
 }  // namespace

@@ -1,0 +1,38 @@
+// app/cuda_services.h for builds without CUDA: no devices, so the app takes the CPU backend and the lab
+// says why it cannot run.
+#include "app/cuda_services.h"
+
+#include <stdexcept>
+
+#include "sim/errors.h"
+
+namespace coalesce {
+
+namespace {
+const char* const kNoCuda = "this build has no CUDA support: rebuild it with the CUDA toolkit installed";
+}  // namespace
+
+int count_cuda_devices(std::string* why) {
+  if (why != nullptr) *why = kNoCuda;
+  return 0;
+}
+
+std::unique_ptr<Backend> make_cuda_backend(int, Layout) {
+  throw std::logic_error("make_cuda_backend: called although count_cuda_devices() is 0");
+}
+
+std::size_t cuda_free_memory() {
+  return 0;
+}
+
+const std::vector<lab::LabExperiment>& lab_experiment_list() {
+  static const std::vector<lab::LabExperiment> none;
+  return none;
+}
+
+lab::LabRun run_lab_experiments(const lab::LabSettings&, const std::vector<const lab::LabExperiment*>&,
+                                const lab::LabProgress&) {
+  throw RuntimeFailure(std::string("coalesce lab needs a CUDA device: ") + kNoCuda);
+}
+
+}  // namespace coalesce
