@@ -101,7 +101,7 @@ void set_sweep(Options& o, std::string_view v, const ValueContext& c) {
   o.sweep_frames = static_cast<int>(parse_integer(c, v, 1, kMaxFrames));
 }
 
-// The name is checked against the lab's registry when the viewer starts (app/lab_tab.cpp), as --only's is.
+// The name is checked against the lab's registry when the viewer starts (app/lab/lab_tab.cpp), as --only's is.
 void set_lab_tab(Options& o, std::string_view v, const ValueContext& c) {
   if (v.empty())
     throw UsageError(std::string(c.flag) + " needs a lab experiment name (try " + std::string(c.flag) + " " +

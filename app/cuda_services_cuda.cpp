@@ -1,12 +1,10 @@
-// The CUDA side of app/cuda_services.h: the backend, the device probe and the lab, on device 0.
+// The CUDA side of app/cuda_services.h: the backend and the device probe, on device 0.
 #include "app/cuda_services.h"
 
 #include <cstdio>
 
-#include "app/utc_time.h"
 #include "kernels/cuda_backend.h"
 #include "kernels/device_probe.h"
-#include "kernels/lab/lab_registry.h"
 #include "sim/errors.h"
 
 namespace coalesce {
@@ -32,19 +30,6 @@ std::unique_ptr<Backend> make_cuda_backend(int particles, Layout layout) {
 
 std::size_t cuda_free_memory() {
   return free_device_memory(kDevice);
-}
-
-const std::vector<lab::LabExperiment>& lab_experiment_list() {
-  return lab::lab_experiments();
-}
-
-lab::LabRun run_lab_experiments(const lab::LabSettings& settings,
-                                const std::vector<const lab::LabExperiment*>& experiments,
-                                const lab::LabProgress& progress) {
-  const std::string date = utc_now();
-  lab::LabRun run = lab::run_experiments(settings, experiments, progress);
-  run.date_utc = date;
-  return run;
 }
 
 }  // namespace coalesce

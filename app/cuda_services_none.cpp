@@ -1,5 +1,4 @@
-// app/cuda_services.h for builds without CUDA: no devices, so the app takes the CPU backend and the lab
-// says why it cannot run.
+// app/cuda_services.h for builds without CUDA: no devices, so the app takes the CPU backend and says why.
 #include "app/cuda_services.h"
 
 #include <stdexcept>
@@ -23,16 +22,6 @@ std::unique_ptr<Backend> make_cuda_backend(int, Layout) {
 
 std::size_t cuda_free_memory() {
   return 0;
-}
-
-const std::vector<lab::LabExperiment>& lab_experiment_list() {
-  static const std::vector<lab::LabExperiment> none;
-  return none;
-}
-
-lab::LabRun run_lab_experiments(const lab::LabSettings&, const std::vector<const lab::LabExperiment*>&,
-                                const lab::LabProgress&) {
-  throw RuntimeFailure(std::string("coalesce lab needs a CUDA device: ") + kNoCuda);
 }
 
 }  // namespace coalesce

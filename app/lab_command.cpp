@@ -9,7 +9,8 @@
 
 #include "app/commands.h"
 #include "app/cuda_services.h"
-#include "app/lab_report.h"
+#include "app/lab/lab_report.h"
+#include "app/lab/lab_service.h"
 #include "sim/errors.h"
 #include "sim/output_file.h"
 

@@ -181,6 +181,7 @@ PackVariant CudaBackend::preferred_pack_variant() {
     }
   }
   cached = best;
+  ++m_pack_variant_timings;
   return best;
 }
 

@@ -40,6 +40,8 @@ class CudaBackend final : public Backend {
   std::unique_ptr<PackTarget> make_pack_target() const override;
   // The fastest pack variant for the current layout, timed once per layout on first use (blocking).
   PackVariant preferred_pack_variant() override;
+  // How many times the pack variants were timed: once per layout at most, which the tests check.
+  int pack_variant_timings() const { return m_pack_variant_timings; }
   CUstream_st* native_stream() const override { return m_stream.get(); }
   std::vector<KernelTiming> poll_timings() override;
   void synchronize() override;
@@ -72,6 +74,7 @@ class CudaBackend final : public Backend {
   DeviceBuffer<unsigned char> m_scratch;  // same size: conversion target and staging
   TimingRing m_timings;
   std::array<std::optional<PackVariant>, kLayoutCount> m_fastest_pack{};
+  int m_pack_variant_timings = 0;
 };
 
 }  // namespace coalesce

@@ -68,6 +68,9 @@ inline std::string lab_lesson(const LabExperiment& experiment, const std::vector
          ". Articles: " + experiment.articles + ".";
 }
 
+// Called before each experiment (index from 0) and once more with index == count when all are done.
+using LabProgress = std::function<void(int index, int count, const LabExperiment* experiment)>;
+
 // One lab run: where, when, the ceiling it measured and every row.
 struct LabRun {
   DeviceInfo device;     // kernels/device_probe.h's query_device_info, as the bench and the viewer report it

@@ -1,5 +1,5 @@
 // What the command-line fuzzer checks on each input, shared with the regression test that replays its
-// corpus (tests/cli/fuzz_regression_test.cpp), so both hold parse_arguments to the same promise. Header-only.
+// corpus (tests/app/fuzz_regression_test.cpp), so both hold parse_arguments to the same promise. Header-only.
 #pragma once
 
 #include <string>

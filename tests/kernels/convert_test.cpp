@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "kernels/cuda_backend.h"
-#include "tests/kernels/cuda_test_support.h"
+#include "tests/kernels/kernel_test_support.h"
 #include "tests/support/test_random.h"
 
 namespace coalesce {

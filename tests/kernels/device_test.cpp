@@ -7,7 +7,8 @@
 #include "app/device_report.h"
 #include "sim/errors.h"
 #include "kernels/cuda_backend.h"
-#include "tests/kernels/cuda_test_support.h"
+#include "kernels/device_probe.h"
+#include "tests/kernels/kernel_test_support.h"
 
 namespace coalesce {
 namespace {

@@ -19,7 +19,7 @@
 
 #include "kernels/cuda_backend.h"
 #include "sim/diagnostics.h"
-#include "tests/kernels/cuda_test_support.h"
+#include "tests/kernels/kernel_test_support.h"
 #include "tests/support/test_random.h"
 
 namespace coalesce {

@@ -5,7 +5,7 @@
 #include "kernels/cuda_backend.h"
 #include "sim/byte_counts.h"
 #include "sim/cpu_backend.h"
-#include "tests/kernels/cuda_test_support.h"
+#include "tests/kernels/kernel_test_support.h"
 #include "tests/support/test_random.h"
 
 namespace coalesce {

@@ -1,0 +1,97 @@
+// Renders a lab run as a fixed-width table and as JSON (nlohmann), with the byte formulas and articles.
+#include "app/lab/lab_report.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "app/device_report.h"
+
+namespace coalesce {
+namespace {
+
+std::string format(const char* fmt, double value) {
+  char text[64];
+  std::snprintf(text, sizeof(text), fmt, value);
+  return text;
+}
+
+std::string pad(std::string text, std::size_t width) {
+  if (text.size() < width) text.append(width - text.size(), ' ');
+  return text;
+}
+
+std::string pct_text(double pct) {
+  return pct < 0 ? "-" : format("%.1f%%", pct);
+}
+
+}  // namespace
+
+std::string lab_table(const lab::LabRun& run, const std::vector<const lab::LabExperiment*>& experiments) {
+  std::string out;
+  out += "GPU: " + run.device.name + " (" + std::to_string(run.device.multiprocessors) + " SMs), driver " +
+         driver_text(run.device) + ", theoretical peak " + format("%.0f", run.device.theoretical_peak_gbps) +
+         " GB/s\n";
+  out += "copy ceiling (cudaMemcpy D2D, bytes read + written, this run): " + format("%.0f", run.copy_gbps) +
+         " GB/s = " +
+         format("%.1f%% of peak", 100.0 * run.copy_gbps / std::max(run.device.theoretical_peak_gbps, 1.0)) +
+         "\n";
+  out += "side " + std::to_string(run.settings.side) + ", 1-D arrays of " +
+         std::to_string(run.settings.elements()) + " floats, median of " +
+         std::to_string(run.settings.repeats) + " repeats after warm-up; 1 GB = 1e9 B\n\n";
+  std::size_t variant_width = 10;
+  for (const lab::LabRow& row : run.rows) variant_width = std::max(variant_width, row.variant.size() + 2);
+  const std::size_t widths[] = {11, variant_width, 10, 9, 8, 6};
+  out += pad("experiment", widths[0]) + pad("variant", widths[1]) + pad("time ms", widths[2]) +
+         pad("GB/s", widths[3]) + pad("% copy", widths[4]) + pad("check", widths[5]) + "article's figure\n";
+  for (const lab::LabRow& row : run.rows) {
+    std::string article = row.article;
+    if (!row.note.empty()) article = row.note + (article.empty() ? "" : "; " + article);
+    out += pad(row.experiment, widths[0]) + pad(row.variant, widths[1]) +
+           pad(format("%.4f", row.time_ms), widths[2]) + pad(format("%.0f", row.gbps), widths[3]) +
+           pad(pct_text(row.pct_copy), widths[4]) + pad(row.check_ok ? "ok" : "FAIL", widths[5]) + article +
+           "\n";
+  }
+  out += "\nbytes and lessons:\n";
+  for (const lab::LabExperiment* e : experiments)
+    out += "  " + pad(e->name, widths[0]) + e->byte_formula + ": " + lab::lab_lesson(*e, run.rows) + "\n";
+  return out;
+}
+
+std::string lab_json(const lab::LabRun& run, const std::vector<const lab::LabExperiment*>& experiments) {
+  using nlohmann::json;
+  json doc;
+  doc["schema"] = "coalesce-lab/2";
+  doc["device"] = device_json(run.device);
+  doc["date"] = run.date_utc;
+  doc["copy_ceiling_gbps"] = run.copy_gbps;
+  doc["settings"] = {{"side", run.settings.side},
+                     {"elements", run.settings.elements()},
+                     {"repeats", run.settings.repeats},
+                     {"seed", run.settings.seed}};
+  json list = json::array();
+  for (const lab::LabExperiment* e : experiments)
+    list.push_back({{"name", e->name},
+                    {"title", e->title},
+                    {"byte_formula", e->byte_formula},
+                    {"lesson", lab::lab_lesson(*e, run.rows)}});
+  doc["experiments"] = list;
+  json rows = json::array();
+  for (const lab::LabRow& r : run.rows) {
+    rows.push_back({{"experiment", r.experiment},
+                    {"variant", r.variant},
+                    {"time_ms", r.time_ms},
+                    {"bytes", r.bytes},
+                    {"gbps", r.gbps},
+                    {"pct_copy", r.pct_copy < 0 ? json(nullptr) : json(r.pct_copy)},
+                    {"byte_formula", r.byte_formula},
+                    {"article", r.article},
+                    {"note", r.note},
+                    {"check_ok", r.check_ok}});
+  }
+  doc["rows"] = rows;
+  return doc.dump(2) + "\n";
+}
+
+}  // namespace coalesce

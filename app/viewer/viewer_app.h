@@ -1,0 +1,75 @@
+// The viewer's frame loop: wires the simulation, the render path, the renderer, the panel and the
+// screenshot together, one small part per call.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/options.h"
+#include "app/viewer/viewer_imgui.h"
+#include "app/viewer/viewer_model.h"
+#include "app/viewer/viewer_panel.h"
+#include "render/gpu_timer.h"
+#include "render/orbit_camera.h"
+#include "render/particle_renderer.h"
+#include "render/render_target.h"
+
+namespace coalesce {
+
+class InterruptGuard;
+
+struct ViewerRun {
+  int frames = 0;                             // 0: until the window closes
+  const InterruptGuard* interrupt = nullptr;  // Ctrl-C closes the viewer as the window's close button does
+  std::string screenshot;  // taken on the last frame, so it needs frames > 0 (as --screenshot needs --frames)
+};
+
+class ViewerApp {
+ public:
+  ViewerApp(const Options& options, RenderTarget& target, ViewerSimulation& simulation);
+  ~ViewerApp();
+  int run(const ViewerRun& run);  // the exit code: 1 if a requested screenshot could not be written
+
+ private:
+  double seconds() const;
+  double sweep_clock() const;
+  void rebuild_render_path();
+  void frame_camera();
+  void update_sprite_style();
+  void apply_requests();
+  void simulate();
+  void check_state();
+  void take_screenshot(const std::string& path, FramebufferSize size);
+  void add_notice(const std::string& text, bool error);
+
+  RenderTarget& m_target;
+  ViewerSimulation& m_simulation;
+  ImGuiSession m_imgui;
+  ParticleRenderer m_renderer;
+  GpuTimer m_render_timer;
+  std::unique_ptr<RenderPath> m_path;
+  OrbitCamera m_camera;
+  SpriteStyle m_style;
+  ViewerPanel m_panel;
+  ViewerStats m_stats;
+  FrameStats m_frames;
+  LayoutSweep m_sweep;
+  ViewerControls m_controls;
+  ViewerRequests m_requests;
+  ViewerModel m_model;
+  std::vector<std::string>
+      m_base_notices;  // the backend's (CPU fallback) and the scene's, kept across rebuilds
+  std::uint64_t m_last_clean_step = 0;
+  bool m_screenshot_failed = false;
+  bool m_pack_follows_fastest = true;  // no --pack and no choice in the panel yet
+  PackVariant m_fastest_pack = PackVariant::Vector;
+  float m_scene_radius = 1.0f;  // 90th percentile of |position| when the camera was last framed
+  static constexpr int kMaxDrawStride = 128;
+  bool m_sweep_in_frames = false;              // --sweep K: a scripted sweep, K frames per layout
+  InteropUse m_interop = InteropUse::Allowed;  // --no-interop: Off
+  std::chrono::steady_clock::time_point m_start = std::chrono::steady_clock::now();
+};
+
+}  // namespace coalesce

@@ -1,0 +1,85 @@
+// ViewerApp::run: the frame loop itself, in the order of ImGui's GLFW + OpenGL3 example.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <thread>
+
+#include <imgui.h>
+
+#include "app/interrupt.h"
+#include "app/viewer/viewer_app.h"
+#include "app/viewer/viewer_input.h"
+#include "render/gl_api.h"
+
+namespace coalesce {
+namespace {
+using Clock = std::chrono::steady_clock;
+double ms_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+}  // namespace
+
+int ViewerApp::run(const ViewerRun& run) {
+  long frame = 0;
+  long skipped = 0;
+  Clock::time_point last = Clock::now();
+  while (!m_target.should_close() && !(run.interrupt && run.interrupt->requested())) {
+    const Clock::time_point start = Clock::now();
+    m_target.poll_events();
+    const FramebufferSize size = m_target.framebuffer_size();
+    if (size.empty()) {
+      // Minimised: nothing to draw into. Keep the loop alive without spinning; bounded so --frames ends.
+      std::this_thread::sleep_for(std::chrono::milliseconds(16));
+      if (run.frames > 0 && ++skipped > 600) break;
+      continue;
+    }
+    m_imgui.new_frame(static_cast<float>(ms_between(last, start) * 1e-3));
+    last = start;
+    handle_input(m_camera, m_controls, m_requests);
+    apply_requests();
+
+    const Clock::time_point sim_start = Clock::now();
+    if (!m_controls.paused) m_simulation.advance();
+    const Clock::time_point upload_start = Clock::now();
+    m_path->update(m_simulation.backend(), m_controls.pack, m_renderer);
+    const Clock::time_point render_start = Clock::now();
+    check_state();
+    m_stats.add(m_simulation.backend().poll_timings(), m_simulation.backend().layout());
+
+    m_target.bind_framebuffer();
+    glViewport(0, 0, size.width, size.height);
+    glClearColor(0.015f, 0.015f, 0.03f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    SpriteStyle style = m_style;
+    style.intensity *= m_controls.brightness;
+    // Particles get the area right of the panel, so the scene is centred in what the user sees.
+    const float scale = ImGui::GetIO().DisplayFramebufferScale.x;  // panel width is in window units
+    const int panel = static_cast<int>(kPanelWidth * (scale > 0.0f ? scale : 1.0f));
+    const int left = m_controls.panel_visible ? std::min(panel, size.width / 2) : 0;
+    // GPU time of the particle pass + tone map: the CPU only issues it, so its wall time hides the cost.
+    m_render_timer.begin();
+    m_renderer.draw(m_camera, Viewport{left, 0, size.width - left, size.height}, style);
+    m_render_timer.end();
+    if (const auto gpu_ms = m_render_timer.poll()) m_frames.add_render_gpu(*gpu_ms);
+    glViewport(0, 0, size.width, size.height);
+    if (m_controls.panel_visible) m_panel.draw(m_model, m_controls, m_requests);
+    m_imgui.render();
+    const Clock::time_point render_end = Clock::now();
+
+    const bool last_frame = run.frames > 0 && frame + 1 >= run.frames;
+    const bool scripted = !run.screenshot.empty() && last_frame;
+    if (scripted || m_requests.screenshot) {
+      take_screenshot(scripted ? run.screenshot : m_controls.screenshot_path, size);
+      m_requests.screenshot = false;
+    }
+    m_target.present();
+    m_frames.add(ms_between(start, Clock::now()), ms_between(sim_start, upload_start),
+                 ms_between(upload_start, render_start), ms_between(render_start, render_end));
+    ++frame;
+    if (last_frame) break;
+  }
+  m_simulation.backend().synchronize();
+  return m_screenshot_failed && run.frames > 0 ? 1 : 0;
+}
+
+}  // namespace coalesce

@@ -1,0 +1,69 @@
+// The state the panel draws and the screenshot JSON records, plus the requests the panel and the keys
+// make; the frame loop applies the requests between frames.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/viewer/viewer_render_path.h"
+#include "app/viewer/viewer_simulation.h"
+#include "app/viewer/viewer_stats.h"
+#include "app/viewer/viewer_sweep.h"
+
+namespace coalesce {
+
+struct Notice {
+  std::string text;
+  bool error = false;
+};
+
+struct NonFiniteReport {
+  std::uint64_t step = 0;  // the first step after which it was seen
+  std::uint64_t last_clean_step = 0;
+  std::int64_t particle = 0;
+};
+
+// Requests from the panel and the keyboard, consumed once by the frame loop.
+struct ViewerRequests {
+  std::optional<Layout> layout;
+  std::optional<Solver> solver;
+  std::optional<std::string> scene;
+  std::optional<int> particles;
+  std::optional<int> draw_limit;  // 0: draw every particle
+  std::optional<float> dt;        // the panel's sliders, inside sim/limits.h's ranges
+  std::optional<float> softening;
+  bool step_once = false;
+  bool screenshot = false;
+  bool sweep = false;
+  bool reset = false;
+  bool reset_camera = false;
+};
+
+struct ViewerControls {
+  PackVariant pack = PackVariant::Vector;
+  bool paused = false;
+  bool panel_visible = true;
+  int particles_input = 0;   // the N field, applied by its button
+  int draw_limit = 0;        // most particles drawn per frame (--draw-limit); 0 = all
+  int draw_limit_input = 0;  // the limit field, applied by its button; kept while "draw all" is on
+  std::string screenshot_path = "coalesce-screenshot.png";
+  float brightness = 1.0f;
+};
+
+// Everything the panel and the JSON read, gathered by the frame loop (non-owning).
+struct ViewerModel {
+  const ViewerSimulation* simulation = nullptr;
+  const ViewerStats* stats = nullptr;
+  const FrameStats* frames = nullptr;
+  const LayoutSweep* sweep = nullptr;
+  RenderPathMode render_path = RenderPathMode::HostUpload;
+  std::string target;  // window or headless context, GL renderer
+  std::vector<Notice> notices;
+  std::optional<NonFiniteReport> non_finite;
+  std::string last_screenshot;  // path of the last PNG written
+  int drawn_particles = 0;      // fewer than N only when N exceeds the draw limit
+};
+
+}  // namespace coalesce

@@ -1,0 +1,35 @@
+// The control panel (SPEC section 5): device, frame times, per-kernel table and plots, Compare bars,
+// controls, notices, and the Lab tab. Reads the model (const, the simulation too); writes only controls
+// and requests.
+#pragma once
+
+#include <string>
+
+#include "app/lab/lab_tab.h"
+#include "app/viewer/viewer_model.h"
+
+namespace coalesce {
+
+constexpr float kPanelWidth = 470.0f;  // the panel sits at the left; particles are drawn to its right
+
+class ViewerPanel {
+ public:
+  void draw(const ViewerModel& model, ViewerControls& controls, ViewerRequests& requests);
+  // --lab-tab: show the Lab tab from the first frame and run `experiment` there once.
+  void open_lab(const std::string& experiment);
+
+ private:
+  LabTab m_lab;
+  int m_select_lab_frames = 0;  // frames left that force the Lab tab selected
+};
+
+// Panel sections, one file each (viewer_panel_*.cpp).
+void draw_device_section(const ViewerModel& model);
+void draw_kernel_section(const ViewerModel& model);
+void draw_compare_section(const ViewerModel& model);
+void draw_controls_section(const ViewerModel& model, ViewerControls& controls, ViewerRequests& requests);
+
+// The byte formula behind a kernel's GB/s, as the tooltip shows it.
+std::string byte_formula(KernelKind kind, Layout layout, Solver solver);
+
+}  // namespace coalesce

@@ -1,0 +1,33 @@
+// Panel section: the device the backend runs on and how frames reach the screen.
+#include <imgui.h>
+
+#include "app/device_report.h"
+#include "app/viewer/viewer_panel.h"
+
+namespace coalesce {
+
+void draw_device_section(const ViewerModel& model) {
+  if (!ImGui::CollapsingHeader("Device", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const Backend& backend = model.simulation->backend();
+  const DeviceInfo& d = backend.device_info();
+  ImGui::Text("%s", d.name.c_str());
+  ImGui::Text("backend: %s", backend.name().c_str());
+  const std::string driver = driver_text(d);
+  if (!driver.empty()) ImGui::Text("driver: %s", driver.c_str());
+  ImGui::Text("%d %s   memory %.1f GiB", d.multiprocessors, d.gpu ? "SMs" : "threads",
+              d.memory_bytes / (1024.0 * 1024.0 * 1024.0));
+  if (d.theoretical_peak_gbps > 0) {
+    ImGui::Text("theoretical peak %.0f GB/s", d.theoretical_peak_gbps);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("2 x memory clock x bus width / 8");
+  } else {
+    ImGui::TextDisabled("theoretical peak: unknown");
+  }
+  ImGui::Text("copy peak %.1f GB/s (measured at start)", d.copy_peak_gbps);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("device-to-device copy, bytes read + bytes written");
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("render: %s", to_string(model.render_path));
+  ImGui::TextDisabled("%s", model.target.c_str());
+  ImGui::PopTextWrapPos();
+}
+
+}  // namespace coalesce

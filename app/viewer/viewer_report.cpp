@@ -1,0 +1,115 @@
+// Builds the screenshot JSON (schema in docs/viewer.md) from the same model the panel draws.
+#include "app/viewer/viewer_report.h"
+
+#include <nlohmann/json.hpp>
+
+#include "app/device_report.h"
+#include "app/utc_time.h"
+#include "app/viewer/viewer_panel.h"
+
+namespace coalesce {
+namespace {
+
+using nlohmann::json;
+
+std::string text(std::string_view view) {
+  return std::string(view);
+}
+
+json kernels_json(const ViewerModel& model, Layout layout, Solver solver, double copy_peak) {
+  json kernels = json::object();
+  for (KernelKind kind : {KernelKind::Forces, KernelKind::Integrate, KernelKind::Pack, KernelKind::Convert}) {
+    const KernelStats& s = model.stats->kernel(kind);
+    if (!s.seen()) continue;
+    json k = {
+        {"milliseconds", s.milliseconds.value()},
+        {"gigabytes_per_second", s.gigabytes_per_second.value()},
+        {"percent_of_copy_peak", copy_peak > 0 ? 100.0 * s.gigabytes_per_second.value() / copy_peak : 0.0},
+        {"bytes_per_launch", s.bytes},
+        {"byte_formula", byte_formula(kind, layout, solver)},
+        {"samples", s.milliseconds.count()},
+        // Which of the numbers the panel shows: GB/s is kept raw but means nothing for all-pairs forces.
+        {"metric", to_string(headline_metric(kind, solver))}};
+    if (kind == KernelKind::Forces) k["interactions_per_second"] = s.interactions_per_second.value();
+    kernels[text(to_string(kind))] = k;
+  }
+  return kernels;
+}
+
+json compare_json(const ViewerModel& model, Solver solver) {
+  json compare = json::object();
+  for (Layout layout : kAllLayouts) {
+    json per_layout = json::object();
+    for (KernelKind kind : {KernelKind::Forces, KernelKind::Integrate, KernelKind::Pack}) {
+      const CompareEntry& c = model.stats->compare(layout, kind);
+      if (!c.measured) continue;
+      per_layout[text(to_string(kind))] = {{"milliseconds", c.milliseconds},
+                                           {"gigabytes_per_second", c.gigabytes_per_second},
+                                           {"interactions_per_second", c.interactions_per_second},
+                                           {"metric", to_string(headline_metric(kind, solver))}};
+    }
+    compare[text(to_string(layout))] = per_layout;
+  }
+  return compare;
+}
+
+}  // namespace
+
+std::string screenshot_json(const ViewerModel& model, const ViewerControls& controls, int width, int height) {
+  const ViewerSimulation& sim = *model.simulation;
+  const Backend& backend = sim.backend();
+  const Scene& scene = sim.scene();
+  const FrameStats& f = *model.frames;
+  const InteropCost interop =
+      interop_cost(f, model.stats->kernel(KernelKind::Pack), model.render_path == RenderPathMode::Interop);
+  const double copy_peak = backend.device_info().copy_peak_gbps;
+  json notices = json::array();
+  for (const Notice& n : model.notices) notices.push_back({{"text", n.text}, {"error", n.error}});
+  json root = {
+      {"schema", "coalesce-screenshot/2"},
+      {"version", COALESCE_VERSION},
+      {"taken_utc", utc_now()},
+      {"image", {{"width", width}, {"height", height}, {"panel_visible", controls.panel_visible}}},
+      {"device", device_json(backend.device_info())},
+      {"backend", backend.name()},
+      {"render",
+       {{"path", to_string(model.render_path)},
+        {"target", model.target},
+        {"drawn_particles", model.drawn_particles}}},
+      {"settings",
+       {{"layout", text(to_string(backend.layout()))},
+        {"pack_variant", text(to_string(controls.pack))},
+        {"solver", text(to_string(scene.params.solver))},
+        {"scene", scene.name},  // where solver, dt, softening and attractors came from
+        {"state_file", sim.state_file().empty() ? json(nullptr) : json(sim.state_file())},
+        {"particles", backend.particle_count()},
+        {"draw_limit", controls.draw_limit},
+        {"seed", sim.state_file().empty() ? json(scene.seed) : json(nullptr)},  // no seed made a loaded state
+        {"dt", scene.params.dt},
+        {"softening", scene.params.softening},
+        {"attractors", scene.params.solver == Solver::Attractors ? scene.params.attractors.count : 0},
+        {"paused", controls.paused}}},
+      {"simulation", {{"step", sim.step_count()}, {"time", sim.time()}}},
+      {"frame",
+       {{"fps", f.fps()},
+        {"frame_ms", f.frame_ms.value()},
+        {"simulation_ms", f.simulation_ms.value()},
+        {"upload_ms", f.upload_ms.value()},
+        {"render_cpu_ms", f.render_cpu_ms.value()},
+        {"render_gpu_ms", f.render_gpu_ms.value()},
+        {"render_gpu_samples", f.render_gpu_ms.count()},
+        {"upload_share_of_frame", f.frame_ms.value() > 0 ? f.upload_ms.value() / f.frame_ms.value() : 0.0},
+        {"interop_ms", interop.milliseconds},
+        {"interop_share_of_frame", interop.share_of_frame},
+        {"frames", f.frames + 1}}},  // this frame is drawn but FrameStats counts it after present()
+      {"kernels", kernels_json(model, backend.layout(), scene.params.solver, copy_peak)},
+      {"compare", compare_json(model, scene.params.solver)},
+      {"notices", notices},
+  };
+  if (model.non_finite) {
+    root["non_finite"] = {{"step", model.non_finite->step}, {"particle", model.non_finite->particle}};
+  }
+  return root.dump(2) + "\n";
+}
+
+}  // namespace coalesce

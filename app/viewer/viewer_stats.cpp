@@ -1,0 +1,78 @@
+// Smoothing and bookkeeping of the panel's numbers.
+#include "app/viewer/viewer_stats.h"
+
+namespace coalesce {
+namespace {
+template <typename T>
+void push_history(std::deque<float>& history, T value) {
+  history.push_back(static_cast<float>(value));
+  while (history.size() > static_cast<size_t>(kHistoryLength)) history.pop_front();
+}
+}  // namespace
+
+KernelMetric headline_metric(KernelKind kind, Solver solver) {
+  return kind == KernelKind::Forces && solver == Solver::AllPairs ? KernelMetric::InteractionsPerSecond
+                                                                  : KernelMetric::GigabytesPerSecond;
+}
+
+const char* to_string(KernelMetric metric) {
+  return metric == KernelMetric::InteractionsPerSecond ? "interactions_per_second" : "gigabytes_per_second";
+}
+
+void ViewerStats::add(const std::vector<KernelTiming>& timings, Layout current) {
+  for (const KernelTiming& t : timings) {
+    const int k = static_cast<int>(t.kernel);
+    if (k < 0 || k >= kKernelKinds || t.milliseconds <= 0) continue;
+    // Compare takes every timing by the layout it ran in: GPU timings arrive a frame or two late.
+    CompareEntry& c = m_compare[static_cast<int>(t.layout)][k];
+    c.milliseconds_ema.add(t.milliseconds);
+    c.gigabytes_per_second_ema.add(t.gigabytes_per_second());
+    c.interactions_per_second_ema.add(t.interactions_per_second());
+    c.milliseconds = c.milliseconds_ema.value();
+    c.gigabytes_per_second = c.gigabytes_per_second_ema.value();
+    c.interactions_per_second = c.interactions_per_second_ema.value();
+    c.measured = true;
+    if (t.layout != current) continue;
+    KernelStats& s = m_kernels[k];
+    s.milliseconds.add(t.milliseconds);
+    s.gigabytes_per_second.add(t.gigabytes_per_second());
+    s.interactions_per_second.add(t.interactions_per_second());
+    s.bytes = t.bytes;
+    push_history(s.history_gbps, s.gigabytes_per_second.value());
+    push_history(s.history_interactions, s.interactions_per_second.value());
+  }
+}
+
+void ViewerStats::on_layout_change() {
+  for (KernelStats& s : m_kernels) {
+    s.milliseconds.reset();
+    s.gigabytes_per_second.reset();
+    s.interactions_per_second.reset();
+    s.history_gbps.clear();
+    s.history_interactions.clear();
+  }
+}
+
+void ViewerStats::reset_all() {
+  on_layout_change();
+  m_compare = {};
+}
+
+void FrameStats::add(double frame, double simulation, double upload, double render) {
+  frame_ms.add(frame);
+  simulation_ms.add(simulation);
+  upload_ms.add(upload);
+  render_cpu_ms.add(render);
+  push_history(history_frame_ms, frame);
+  ++frames;
+}
+
+InteropCost interop_cost(const FrameStats& frames, const KernelStats& pack, bool pack_on_gpu) {
+  InteropCost cost;
+  cost.milliseconds =
+      frames.upload_ms.value() + (pack_on_gpu && pack.seen() ? pack.milliseconds.value() : 0.0);
+  cost.share_of_frame = frames.frame_ms.value() > 0 ? cost.milliseconds / frames.frame_ms.value() : 0.0;
+  return cost;
+}
+
+}  // namespace coalesce

@@ -1,0 +1,74 @@
+// Every registered experiment at a small size with a fresh seed: each row passes its own device check and
+// reports a positive time; names are unique so --only can address each one.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "app/lab/lab_runner.h"
+#include "tests/kernels/lab/lab_test_util.h"
+
+namespace coalesce::lab {
+namespace {
+
+TEST(LabRegistry, NamesAreUniqueAndFindable) {
+  std::set<std::string> names;
+  for (const LabExperiment& e : lab_experiments()) {
+    EXPECT_TRUE(names.insert(e.name).second) << "duplicate experiment name " << e.name;
+    EXPECT_EQ(find_lab_experiment(e.name), &e);
+    EXPECT_FALSE(e.byte_formula.empty()) << e.name;
+  }
+  EXPECT_EQ(find_lab_experiment("no-such-experiment"), nullptr);
+}
+
+// Before a run a lesson says so and cites its articles; it names no GPU's figures of its own, and nothing
+// the user sees cites a document that is not in the repository.
+TEST(LabRegistry, LessonsWithoutRowsAskForARunAndCiteTheArticles) {
+  for (const LabExperiment& e : lab_experiments()) {
+    const std::string lesson = lab_lesson(e, {});
+    EXPECT_NE(lesson.find("Run it to measure this GPU"), std::string::npos) << lesson;
+    EXPECT_NE(lesson.find("art. 00"), std::string::npos) << lesson;
+    EXPECT_EQ(lesson.find("On this GPU"), std::string::npos) << lesson;
+    for (const std::string& text : {lesson, e.title, e.byte_formula}) {
+      EXPECT_EQ(text.find("SPEC"), std::string::npos) << text;
+      EXPECT_EQ(text.find("H200"), std::string::npos) << text;
+    }
+  }
+}
+
+TEST(LabRegistry, EveryExperimentPassesItsCheckAtASmallSize) {
+  COALESCE_REQUIRE_CUDA();
+  testing::TestRng rng;
+  LabSettings settings;
+  settings.side = 256;
+  settings.repeats = 3;
+  settings.seed = static_cast<std::uint32_t>(rng.engine()());
+  std::vector<const LabExperiment*> all;
+  for (const LabExperiment& e : lab_experiments()) all.push_back(&e);
+  const LabRun run = run_experiments(settings, all);
+  EXPECT_GT(run.copy_gbps, 0.0);
+  // The device block is the one probe's, as the bench and the viewer report it.
+  EXPECT_TRUE(run.device.gpu);
+  EXPECT_FALSE(run.device.name.empty());
+  EXPECT_FALSE(run.device.cuda_runtime.empty());
+  EXPECT_GT(run.device.copy_peak_gbps, 0.0);
+  EXPECT_GT(run.device.theoretical_peak_gbps, 0.0);
+  for (const LabExperiment* e : all) {
+    int rows = 0;
+    for (const LabRow& row : run.rows) rows += row.experiment == e->name ? 1 : 0;
+    EXPECT_GT(rows, 0) << e->name << " produced no rows";
+  }
+  // Every lesson is computed from this run's rows.
+  for (const LabExperiment* e : all) {
+    const std::string lesson = lab_lesson(*e, run.rows);
+    EXPECT_NE(lesson.find("On this GPU: "), std::string::npos) << lesson;
+  }
+  for (const LabRow& row : run.rows) {
+    EXPECT_EQ(row.article.find("SPEC"), std::string::npos) << row.article;
+    EXPECT_TRUE(row.check_ok) << row.experiment << " / " << row.variant << " (seed " << settings.seed << ")";
+    EXPECT_GT(row.time_ms, 0.0) << row.experiment << " / " << row.variant;
+    EXPECT_GT(row.gbps, 0.0) << row.experiment << " / " << row.variant;
+  }
+}
+
+}  // namespace
+}  // namespace coalesce::lab
