@@ -18,24 +18,7 @@ constexpr int kHeight = 900;
 
 std::vector<std::string> headless_command(const std::string& png, int particles, const std::string& layout,
                                           int frames) {
-  return {coalesce_executable(),
-          "--headless",
-          "--backend",
-          "cpu",
-          "--scene",
-          "galaxies",
-          "--particles",
-          std::to_string(particles),
-          "--layout",
-          layout,
-          "--frames",
-          std::to_string(frames),
-          "--width",
-          std::to_string(kWidth),
-          "--height",
-          std::to_string(kHeight),
-          "--screenshot",
-          png};
+  return viewer_command({true, "cpu", "galaxies", particles, layout, frames, kWidth, kHeight, png, {}});
 }
 
 TEST(HeadlessScreenshot, ShowsParticlesAndPanelInEveryLayout) {

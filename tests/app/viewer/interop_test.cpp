@@ -14,28 +14,10 @@ constexpr int kHeight = 900;
 
 ProcessResult run_cuda_headless(const std::string& png, int particles,
                                 const std::vector<std::string>& extra) {
-  std::vector<std::string> command = {coalesce_executable(),
-                                      "--headless",
-                                      "--backend",
-                                      "cuda",
-                                      "--scene",
-                                      "swirl",
-                                      "--solver",
-                                      "attractors",
-                                      "--particles",
-                                      std::to_string(particles),
-                                      "--layout",
-                                      "soa",
-                                      "--frames",
-                                      "30",
-                                      "--width",
-                                      std::to_string(kWidth),
-                                      "--height",
-                                      std::to_string(kHeight),
-                                      "--screenshot",
-                                      png};
-  command.insert(command.end(), extra.begin(), extra.end());
-  return run_process(command, {"DISPLAY"});
+  std::vector<std::string> args = {"--solver", "attractors"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return run_process(
+      viewer_command({true, "cuda", "swirl", particles, "soa", 30, kWidth, kHeight, png, args}), {"DISPLAY"});
 }
 
 TEST(Interop, CudaBackendDrawsThroughInteropAndFallsBackWhenDisabled) {

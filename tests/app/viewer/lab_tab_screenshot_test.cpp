@@ -17,26 +17,8 @@ constexpr int kWidth = 1000;
 constexpr int kHeight = 700;
 
 ProcessResult run_headless(const std::string& png, int particles, const std::vector<std::string>& extra) {
-  std::vector<std::string> command = {coalesce_executable(),
-                                      "--headless",
-                                      "--backend",
-                                      "cpu",
-                                      "--scene",
-                                      "galaxies",
-                                      "--particles",
-                                      std::to_string(particles),
-                                      "--layout",
-                                      "soa",
-                                      "--frames",
-                                      "6",
-                                      "--width",
-                                      std::to_string(kWidth),
-                                      "--height",
-                                      std::to_string(kHeight),
-                                      "--screenshot",
-                                      png};
-  command.insert(command.end(), extra.begin(), extra.end());
-  return run_process(command, {"DISPLAY", "WAYLAND_DISPLAY"});
+  return run_process(viewer_command({true, "cpu", "galaxies", particles, "soa", 6, kWidth, kHeight, png, extra}),
+                     {"DISPLAY", "WAYLAND_DISPLAY"});
 }
 
 // Near-white (text) pixels in the panel below its frame lines, where the tabs' contents are.

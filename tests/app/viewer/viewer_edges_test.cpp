@@ -5,6 +5,7 @@
 #include <csignal>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "render/gl_driver.h"
@@ -18,22 +19,7 @@ namespace {
 namespace fs = std::filesystem;
 
 std::vector<std::string> headless(int particles, int frames, std::vector<std::string> more = {}) {
-  std::vector<std::string> args{coalesce_executable(),
-                                "--headless",
-                                "--backend",
-                                "cpu",
-                                "--scene",
-                                "cube",
-                                "--particles",
-                                std::to_string(particles),
-                                "--frames",
-                                std::to_string(frames),
-                                "--width",
-                                "320",
-                                "--height",
-                                "240"};
-  args.insert(args.end(), more.begin(), more.end());
-  return args;
+  return viewer_command({true, "cpu", "cube", particles, "", frames, 320, 240, "", std::move(more)});
 }
 
 TEST(ViewerEdges, HeadlessRunSavesTheStateItEndsWith) {

@@ -32,23 +32,7 @@ std::vector<std::string> under_xvfb(std::vector<std::string> command) {
 }
 
 std::vector<std::string> windowed_command(const std::string& png, int particles, int frames) {
-  return {coalesce_executable(),
-          "--backend",
-          "cpu",
-          "--scene",
-          "galaxies",
-          "--particles",
-          std::to_string(particles),
-          "--layout",
-          "soa",
-          "--frames",
-          std::to_string(frames),
-          "--width",
-          std::to_string(kWidth),
-          "--height",
-          std::to_string(kHeight),
-          "--screenshot",
-          png};
+  return viewer_command({false, "cpu", "galaxies", particles, "soa", frames, kWidth, kHeight, png, {}});
 }
 
 TEST(Windowed, ScreenshotUnderXvfbShowsParticlesAndPanel) {
