@@ -20,7 +20,7 @@ bool cuda_expected(BackendChoice choice) {
   return choice != BackendChoice::Cpu && count_cuda_devices(nullptr) > 0;
 }
 
-// Defaults: SPEC 6/7 sizes on the GPU; small sizes on the CPU so CI can run the whole sweep quickly.
+// Defaults: the sizes docs/perf.md reports on the GPU; small sizes on the CPU so CI can run the whole sweep quickly.
 BenchPlan make_plan(const Options& o, bool gpu) {
   BenchPlan plan;
   plan.solvers =

@@ -21,7 +21,7 @@ double elapsed_ms(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-// SPEC 7: the first launches on fresh buffers run slow. Warm up for >= warmup_calls and >= warmup_ms;
+// The first launches on fresh buffers run slow. Warm up for >= warmup_calls and >= warmup_ms;
 // slow kernels (all-pairs at large N) stop after 3 calls once 20x warmup_ms have passed.
 void warm_up(Backend& backend, const BenchPlan& plan, const std::function<void()>& call) {
   const auto start = Clock::now();

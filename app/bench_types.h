@@ -16,7 +16,7 @@ struct BenchPlan {
   std::vector<Layout> layouts;
   int repeats = 20;
   int warmup_calls = 30;    // at least this many calls...
-  double warmup_ms = 10.0;  // ...and at least this much work before timing (SPEC 7: timing hygiene)
+  double warmup_ms = 10.0;  // ...and at least this much work before timing (timing hygiene, docs/perf.md)
 };
 
 struct BenchRow {

@@ -1,4 +1,4 @@
-// The option table (see cli_table.h): every flag of SPEC section 6 and how its value is checked and stored.
+// The option table (see cli_table.h): every flag (README, "Command line") and how its value is checked and stored.
 #include "app/cli_table.h"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// Ctrl-C for --steps and the viewer (SPEC 9): the first SIGINT asks the run to stop after the step in
+// Ctrl-C for --steps and the viewer (docs/reliability.md): the first SIGINT asks the run to stop after the step in
 // progress, so it can save --save-state, say what it saved and exit 130; a second SIGINT exits at once.
 #pragma once
 

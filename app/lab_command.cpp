@@ -1,4 +1,4 @@
-// coalesce lab: runs the access-pattern experiments (SPEC section 8), prints the table, writes the JSON.
+// coalesce lab: runs the access-pattern experiments (docs/lab.md), prints the table, writes the JSON.
 #include <algorithm>
 #include <cstdio>
 #include <random>

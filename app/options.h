@@ -21,7 +21,7 @@ struct Options {
   bool show_help = false;     // --help / -h: print usage_text() and exit 0
   bool show_version = false;  // --version: print version_text() and exit 0
 
-  // Common (SPEC section 6). Unset optionals mean "take the scene's value".
+  // Common options (README, "Command line"). Unset optionals mean "take the scene's value".
   BackendChoice backend = BackendChoice::Auto;
   Layout layout = Layout::Float4;
   std::optional<Solver> solver;

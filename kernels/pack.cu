@@ -1,4 +1,4 @@
-// Pack: the state transposed into the render buffer, N x {x, y, z, |v|}, in the four variants of SPEC 4.
+// Pack: the state transposed into the render buffer, N x {x, y, z, |v|}, in four variants (docs/kernels.md).
 // Built with -fmad=false (kernels/CMakeLists.txt) so |v| rounds exactly as on the CPU: every variant and
 // the CPU backend write the same bits.
 //

@@ -1,6 +1,6 @@
-// Every file the program reads goes through here (SPEC 9): regular files only, opened without blocking so a
-// FIFO cannot hang the program, with the size known before anything is read, so that no input is read
-// without bound. Errors are UsageErrors naming the option, the path and the fix.
+// Every file the program reads goes through here (docs/reliability.md): regular files only, opened
+// without blocking so a FIFO cannot hang the program, with the size known before anything is read, so
+// that no input is read without bound. Errors are UsageErrors naming the option, the path and the fix.
 #pragma once
 
 #include <cstddef>

@@ -1,4 +1,4 @@
-// Every file the program writes goes through here (SPEC 9, data safety). A path is checked before any work
+// Every file the program writes goes through here (data safety: docs/reliability.md). A path is checked before any work
 // starts; the bytes go to a temporary file beside the target, are flushed to disk, and are renamed over it,
 // so the previous file survives any failure. Only regular files are ever replaced: a symlink is followed (its
 // target is replaced, the link stays), and devices, FIFOs, sockets and directories are refused. "-" is

@@ -1,4 +1,4 @@
-// The control panel (SPEC section 5): device, frame times, per-kernel table and plots, Compare bars,
+// The control panel (docs/viewer.md): device, frame times, per-kernel table and plots, Compare bars,
 // controls, notices, and the Lab tab. Reads the model (const, the simulation too); writes only controls
 // and requests.
 #pragma once

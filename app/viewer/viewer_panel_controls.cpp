@@ -1,4 +1,4 @@
-// Panel section: every control of SPEC section 5, each also reachable by its key where it has one.
+// Panel section: every control of the panel (docs/viewer.md), each also reachable by its key where it has one.
 #include <algorithm>
 
 #include <imgui.h>

@@ -1,5 +1,5 @@
-// SPEC section 9 through the real executable: every bad input exits with 2 and exactly one stderr line that
-// names the problem. Usage errors (anything the user typed or pointed at) are 2; 1 is for failures while
+// Bad input (docs/reliability.md) through the real executable: every bad input exits with 2 and exactly
+// one stderr line that names the problem. Usage errors (anything the user typed or pointed at) are 2; 1 is for failures while
 // running, which these inputs must never reach.
 #include <gtest/gtest.h>
 

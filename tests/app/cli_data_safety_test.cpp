@@ -1,4 +1,4 @@
-// SPEC 9's data safety through the real executable: outputs are checked before any work, only regular
+// Data safety (docs/reliability.md) through the real executable: outputs are checked before any work, only regular
 // files are replaced (symlinks followed), a failed write leaves the previous file whole with no temporary
 // left, and a non-finite state never replaces a good one. Each case checks the exit code, the one stderr
 // line and the files afterwards.
