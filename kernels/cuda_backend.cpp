@@ -33,10 +33,6 @@ int checked_device(int device, int particles) {
   return device;
 }
 
-std::size_t state_bytes_for(int n) {
-  return max_state_bytes(n);
-}
-
 }  // namespace
 
 CudaBackend::CudaBackend(int particles, Layout layout, int device)
@@ -44,8 +40,8 @@ CudaBackend::CudaBackend(int particles, Layout layout, int device)
       m_layout(layout),
       m_device(checked_device(device, particles)),
       m_info(query_device_info(device)),
-      m_state(state_bytes_for(m_n)),
-      m_scratch(state_bytes_for(m_n)) {
+      m_state(max_state_bytes(m_n)),
+      m_scratch(max_state_bytes(m_n)) {
   // A defined starting state: all zeros is a valid state in every layout (float4's spare w included).
   COALESCE_CUDA_CHECK(cudaMemsetAsync(m_state.data(), 0, m_state.bytes(), m_stream.get()));
   m_stream.synchronize();

@@ -10,6 +10,8 @@
 #include <sstream>
 
 #include "kernels/device_buffer.h"
+#include "sim/particle.h"
+#include "sim/layout_storage.h"
 #include "kernels/event_timing.h"
 
 namespace coalesce {
@@ -62,7 +64,8 @@ double measure_copy_gbps(std::size_t bytes, const TimingPlan& plan) {
 
 DeviceMemoryEstimate estimate_device_memory(int particles) {
   const std::size_t n = particles > 0 ? static_cast<std::size_t>(particles) : 0;
-  return {32 * n, 16 * n, 32 * n};
+  const std::size_t state = max_state_bytes(particles > 0 ? particles : 0);
+  return {state, kRenderFloatsPerParticle * sizeof(float) * n, state};
 }
 
 std::string describe_device_memory(const DeviceMemoryEstimate& e, std::size_t free_bytes) {

@@ -19,9 +19,9 @@ class DeviceMemoryError : public std::runtime_error {
 
 // Device memory one CudaBackend needs for N particles (plus the viewer's render buffer).
 struct DeviceMemoryEstimate {
-  std::size_t state = 0;    // 32 B per particle: the largest layout, so layout switches never reallocate
-  std::size_t render = 0;   // 16 B per particle: the N x 4-float render buffer (owned by the viewer)
-  std::size_t scratch = 0;  // 32 B per particle: conversion target, upload/download and host-pack staging
+  std::size_t state = 0;    // the largest layout's bytes (max_state_bytes), so switches never reallocate
+  std::size_t render = 0;   // the N x 4-float render buffer (owned by the viewer)
+  std::size_t scratch = 0;  // as large as the state: conversion target, upload/download, host-pack staging
   std::size_t total() const { return state + render + scratch; }
 };
 DeviceMemoryEstimate estimate_device_memory(int particles);

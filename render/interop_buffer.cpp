@@ -14,7 +14,7 @@ InteropBuffer::InteropBuffer(GLuint buffer) {
   const cudaError_t status =
       cudaGraphicsGLRegisterBuffer(&m_resource, buffer, cudaGraphicsRegisterFlagsWriteDiscard);
   if (status != cudaSuccess) {
-    cudaGetLastError();  // clear the sticky-free error so later CUDA calls do not see it
+    (void)cudaGetLastError();  // clear the sticky-free error so later CUDA calls do not see it
     throw InteropError(std::string("cudaGraphicsGLRegisterBuffer: ") + cudaGetErrorString(status));
   }
 }
@@ -34,7 +34,8 @@ InteropBuffer::Mapping::Mapping(cudaGraphicsResource* resource, CUstream_st* str
   void* pointer = nullptr;
   status = cudaGraphicsResourceGetMappedPointer(&pointer, &m_bytes, m_resource);
   if (status != cudaSuccess) {
-    cudaGraphicsUnmapResources(1, &m_resource, m_stream);
+    // The first error is the one to report; an unmap failure here would only hide it.
+    (void)cudaGraphicsUnmapResources(1, &m_resource, m_stream);
     throw InteropError(std::string("cudaGraphicsResourceGetMappedPointer: ") + cudaGetErrorString(status));
   }
   m_data = static_cast<float*>(pointer);

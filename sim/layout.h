@@ -77,13 +77,6 @@ inline constexpr std::string_view kLayoutNames =
     detail::JoinedLayouts<false, ',', ' '>::view();                                        // aos, soa, float4
 inline constexpr std::string_view kLayoutKeys = detail::JoinedLayouts<true, '/'>::view();  // 1/2/3
 
-// The largest record: a buffer of this many bytes per particle holds the state in any layout.
-constexpr int max_record_bytes() {
-  int most = 0;
-  for (const LayoutInfo& row : kLayoutTable) most = row.record_bytes > most ? row.record_bytes : most;
-  return most;
-}
-
 // The layout the viewer key `key` selects, if any.
 constexpr std::optional<Layout> layout_for_key(char key) {
   for (const LayoutInfo& row : kLayoutTable)

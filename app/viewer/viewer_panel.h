@@ -1,6 +1,6 @@
 // The control panel (docs/viewer.md): device, frame times, per-kernel table and plots, Compare bars,
-// controls, notices, and the Lab tab. Reads the model (const, the simulation too); writes only controls
-// and requests.
+// controls, notices, and the Lab tab. Reads the model (const, the simulation too) and writes only
+// controls and requests; the Lab tab it owns runs lab experiments on the GPU when asked to.
 #pragma once
 
 #include <string>

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/layout.h"
 #include "tests/support/npy_writer.h"
 #include "tests/app/run_process.h"
 #include "tests/support/test_random.h"
@@ -54,7 +55,7 @@ TEST(CliBadInput, BadTimeSteps) {
 }
 
 TEST(CliBadInput, UnknownLayoutAndPackVariant) {
-  expect_usage_error({"--layout", "xyz"}, {"--layout", "xyz", "aos|soa|float4"});
+  expect_usage_error({"--layout", "xyz"}, {"--layout", "xyz", std::string(kLayoutChoices)});
   expect_usage_error({"--pack=bogus"}, {"--pack", "bogus", "tiled"});
 }
 

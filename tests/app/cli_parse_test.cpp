@@ -11,6 +11,7 @@
 
 #include "app/cli.h"
 #include "sim/errors.h"
+#include "sim/layout.h"
 #include "sim/limits.h"
 #include "tests/app/usage_error.h"
 #include "tests/support/test_random.h"
@@ -116,7 +117,7 @@ TEST(CliParse, RandomValidValuesRoundTrip) {
     const int width = rng.uniform_int(64, 16384);
     const int frames = rng.uniform_int(1, 100000);
     const Layout layout = testing::random_layout(rng);
-    const PackVariant pack = kAllPackVariants[rng.uniform_int(0, 3)];
+    const PackVariant pack = random_pack_variant(rng);
     const bool equals_form = rng.uniform_int(0, 1) == 1;
     Args args;
     const auto add = [&](const std::string& flag, const std::string& value) {
@@ -188,7 +189,7 @@ TEST(CliParse, BadNumbersNameTheFlagAndAnExample) {
 }
 
 TEST(CliParse, BadChoicesListTheGoodOnes) {
-  EXPECT_NE(usage_error({"--layout", "xyz"}).find("aos|soa|float4"), std::string::npos);
+  EXPECT_NE(usage_error({"--layout", "xyz"}).find(std::string(kLayoutChoices)), std::string::npos);
   EXPECT_NE(usage_error({"--pack", "bogus"}).find("naive|tiled|tiled-padded|vector"), std::string::npos);
   EXPECT_NE(usage_error({"--solver", "barnes-hut"}).find("all-pairs|attractors"), std::string::npos);
   EXPECT_NE(usage_error({"--backend", "opencl"}).find("cuda|cpu"), std::string::npos);

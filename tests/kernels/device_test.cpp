@@ -1,6 +1,7 @@
 // Device facts, the memory check, and the no-device rules of the backend factory.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <climits>
 
 #include "app/backend_factory.h"
@@ -8,17 +9,25 @@
 #include "sim/errors.h"
 #include "kernels/cuda_backend.h"
 #include "kernels/device_probe.h"
+#include "sim/layout.h"
 #include "tests/kernels/kernel_test_support.h"
+#include "tests/support/test_random.h"
 
 namespace coalesce {
 namespace {
 
 TEST(CudaDevice, EstimateCountsStateRenderAndScratch) {
-  const DeviceMemoryEstimate e = estimate_device_memory(1000);
-  EXPECT_EQ(e.state, 32000u);
-  EXPECT_EQ(e.render, 16000u);
-  EXPECT_EQ(e.scratch, 32000u);
-  EXPECT_EQ(estimate_device_memory(INT_MAX).total(), 80ull * INT_MAX) << "no 32-bit overflow";
+  testing::TestRng rng;
+  const int n = rng.uniform_int(1, 1 << 20);
+  std::size_t largest_record = 0;
+  for (const LayoutInfo& row : kLayoutTable)
+    largest_record = std::max(largest_record, static_cast<std::size_t>(row.record_bytes));
+  const DeviceMemoryEstimate e = estimate_device_memory(n);
+  EXPECT_EQ(e.state, largest_record * n) << "the state holds any layout, so a switch never reallocates";
+  EXPECT_EQ(e.render, kRenderFloatsPerParticle * sizeof(float) * n) << "x, y, z, speed per particle";
+  EXPECT_EQ(e.scratch, e.state);
+  EXPECT_EQ(estimate_device_memory(INT_MAX).total(), (2 * largest_record + kRenderFloatsPerParticle * sizeof(float)) * INT_MAX)
+      << "no 32-bit overflow";
 }
 
 TEST(CudaDevice, InfoHasClocksPeakAndMeasuredCopyCeiling) {
@@ -70,7 +79,7 @@ TEST(CudaDevice, FactoryPicksCudaWhenPresentAndCpuOtherwise) {
     EXPECT_NE(auto_choice.notice.find("using the CPU backend"), std::string::npos) << auto_choice.notice;
     EXPECT_THROW(make_backend(BackendChoice::Cuda, 100, Layout::SoA), UsageError);
   }
-  EXPECT_EQ(make_backend(BackendChoice::Cpu, 100, Layout::SoA).backend->name().rfind("cpu", 0), 0u);
+  EXPECT_FALSE(make_backend(BackendChoice::Cpu, 100, Layout::SoA).backend->device_info().gpu);
 }
 
 TEST(CudaDevice, PollNeverReportsALaunchTwiceAndKeepsOrder) {

@@ -211,7 +211,7 @@ TEST(CpuBackend, DescribesTheMachine) {
 TEST(CpuBackend, PackTargetIsHostMemoryThePackFills) {
   testing::TestRng rng;
   const int n = rng.uniform_int(10, 500);
-  CpuBackend cpu(n, kAllLayouts[static_cast<std::size_t>(rng.uniform_int(0, int(kAllLayouts.size()) - 1))], 2);
+  CpuBackend cpu(n, testing::random_layout(rng), 2);
   cpu.upload(testing::random_particles(rng, n));
   Backend& backend = cpu;
   EXPECT_FALSE(backend.device_info().gpu);

@@ -125,13 +125,8 @@ TEST_F(Npy, RejectsBadShapeOrderSizeVersionMagicAndHeader) {
 // The size check comes before the data is read: a huge file whose header says 4 rows costs a header read.
 TEST_F(Npy, SizeIsCheckedAgainstTheHeaderBeforeAnyDataIsRead) {
   const int rows = m_rng.uniform_int(1, 64);
-  std::string file = std::string("\x93NUMPY\x01\x00", 8);
-  std::string dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + std::to_string(rows) + ", 7), }";
-  dict.append((64 - (10 + dict.size() + 1) % 64) % 64, ' ');
-  dict += '\n';
-  file += static_cast<char>(dict.size() & 0xff);
-  file += static_cast<char>(dict.size() >> 8);
-  file += dict;
+  const std::string file = testing::npy_file_bytes(
+      "{'descr': '<f4', 'fortran_order': False, 'shape': (" + std::to_string(rows) + ", 7), }", "");
   const std::uint64_t claimed_size =
       (std::uint64_t{3} << 30) + static_cast<std::uint64_t>(m_rng.uniform_int(0, 999));
   std::uint64_t bytes_read = 0;

@@ -34,6 +34,12 @@ inline Layout random_layout(TestRng& rng) {
   return kAllLayouts[static_cast<std::size_t>(rng.uniform_int(0, static_cast<int>(kLayoutCount) - 1))];
 }
 
+// One of every pack variant, uniformly.
+inline PackVariant random_pack_variant(TestRng& rng) {
+  return kAllPackVariants[static_cast<std::size_t>(
+      rng.uniform_int(0, static_cast<int>(kAllPackVariants.size()) - 1))];
+}
+
 // N particles with positions in [-1, 1]^3, velocities in [-0.5, 0.5]^3 and masses in (0, 1/N].
 std::vector<Particle> random_particles(TestRng& rng, int n);
 

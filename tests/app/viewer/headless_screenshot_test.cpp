@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "sim/layout.h"
 #include "sim/limits.h"
 #include "tests/app/viewer/screenshot_checks.h"
 #include "tests/support/npy_writer.h"
@@ -25,7 +26,8 @@ TEST(HeadlessScreenshot, ShowsParticlesAndPanelInEveryLayout) {
   TestRng rng;
   const int particles = rng.uniform_int(2048, 6144);
   TempDir dir;
-  for (const std::string layout : {"aos", "soa", "float4"}) {
+  for (const LayoutInfo& row : kLayoutTable) {
+    const std::string layout(row.name);
     const std::string png = dir.file("shot-" + layout + ".png");
     const ProcessResult r =
         run_process(headless_command(png, particles, layout, 4), {"DISPLAY", "WAYLAND_DISPLAY"});
@@ -93,12 +95,13 @@ TEST(HeadlessScreenshot, ScriptedSweepFillsCompareForAllLayoutsAndRestoresTheLay
   const std::string png = dir.file("sweep.png");
   const ProcessResult r =
       run_process({coalesce_executable(), "--headless", "--backend", "cpu", "--scene", "swirl", "--particles",
-                   "4096", "--layout", "soa", "--frames", std::to_string(3 * per_layout + 3), "--sweep",
+                   "4096", "--layout", "soa", "--frames", std::to_string(int(kLayoutCount) * per_layout + 3), "--sweep",
                    std::to_string(per_layout), "--screenshot", png},
                   {"DISPLAY"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = load_screenshot_json(dir.file("sweep.json"));
-  for (const char* layout : {"aos", "soa", "float4"}) {
+  for (const LayoutInfo& row : kLayoutTable) {
+    const std::string layout(row.name);
     EXPECT_GT(j.at("compare").at(layout).at("integrate").at("gigabytes_per_second").get<double>(), 0.0)
         << layout;
     EXPECT_GT(j.at("compare").at(layout).at("pack").at("gigabytes_per_second").get<double>(), 0.0) << layout;

@@ -72,7 +72,7 @@ TEST(LiveSwitches, ThousandRandomSwitchesLeaveDeviceMemoryAsItWas) {
           ++layout_switches;
           break;
         case 1:
-          variant = kAllPackVariants[static_cast<std::size_t>(rng.uniform_int(0, 3))];
+          variant = random_pack_variant(rng);
           ++variant_switches;
           break;
         default:

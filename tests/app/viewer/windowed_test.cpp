@@ -123,7 +123,7 @@ TEST(Windowed, FrameLoopFollowsResizeAndMinimise) {
   TestRng rng;
   Options options;
   options.backend = BackendChoice::Cpu;
-  options.layout = kAllLayouts[rng.uniform_int(0, static_cast<int>(kAllLayouts.size()) - 1)];
+  options.layout = random_layout(rng);
   options.particles = rng.uniform_int(1024, 4096);
   options.width = kWidth;
   options.height = kHeight;
