@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/bench_stats.h"
 #include "app/device_report.h"
 
 namespace coalesce {
@@ -15,16 +16,21 @@ void print_bench_table(const BenchResult& r, std::FILE* out) {
                d.bus_width_bits);
   std::fprintf(out, "copy ceiling %.0f GB/s (measured this run) | theoretical peak %.0f GB/s\n",
                d.copy_peak_gbps, d.theoretical_peak_gbps);
-  std::fprintf(out, "%-10s %9s %-6s %-9s %-12s %10s %9s %7s %14s\n", "solver", "N", "layout", "kernel",
-               "variant", "median ms", "GB/s", "% copy", "interactions/s");
+  std::fprintf(out, "%-10s %9s %-6s %-9s %-12s %10s %6s %9s %7s %14s\n", "solver", "N", "layout", "kernel",
+               "variant", "median ms", "cv", "GB/s", "% copy", "interactions/s");
+  int noisy = 0;
   for (const BenchRow& row : r.rows) {
     char rate[32] = "";
     if (row.interactions > 0) std::snprintf(rate, sizeof rate, "%.3e", row.interactions_per_second);
-    std::fprintf(out, "%-10s %9d %-6s %-9s %-12s %10.4f %9.1f %6.1f%% %14s\n",
+    std::fprintf(out, "%-10s %9d %-6s %-9s %-12s %10.4f %5.1f%%%s %9.1f %6.1f%% %14s\n",
                  std::string(to_string(row.solver)).c_str(), row.particles,
                  std::string(to_string(row.layout)).c_str(), row.kernel.c_str(), row.variant.c_str(),
-                 row.median_ms, row.gbps, row.percent_of_copy, rate);
+                 row.median_ms, row.cv_percent, row.noisy ? "*" : " ", row.gbps, row.percent_of_copy, rate);
+    noisy += row.noisy ? 1 : 0;
   }
+  if (noisy > 0)
+    std::fprintf(out, "* %d noisy row%s: samples vary by more than %.0f%% (cv = standard deviation / mean)\n",
+                 noisy, noisy == 1 ? "" : "s", kNoisyCvPercent);
 }
 
 std::string bench_json(const BenchResult& r) {
@@ -41,6 +47,8 @@ std::string bench_json(const BenchResult& r) {
                     {"median_ms", row.median_ms},
                     {"min_ms", row.min_ms},
                     {"max_ms", row.max_ms},
+                    {"cv_percent", row.cv_percent},
+                    {"noisy", row.noisy},
                     {"bytes", row.bytes},
                     {"gbps", row.gbps},
                     {"percent_of_copy", row.percent_of_copy},
@@ -58,6 +66,7 @@ std::string bench_json(const BenchResult& r) {
         {"warmup_calls", r.plan.warmup_calls},
         {"warmup_ms", r.plan.warmup_ms},
         {"statistic", "median"},
+        {"noisy_cv_percent", kNoisyCvPercent},
         {"bytes", "sim/byte_counts.h: each input read once, each output written once"},
         {"copy_peak", "device-to-device copy, bytes read + written, measured at start-up"}}},
       {"rows", rows},

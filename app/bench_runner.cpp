@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "app/backend_factory.h"
+#include "app/bench_stats.h"
 #include "sim/scene.h"
 
 namespace coalesce {
@@ -52,7 +53,7 @@ std::vector<KernelTiming> timed_repeats(Backend& backend, int repeats, const std
 
 BenchRow make_row(Solver solver, int n, Layout layout, std::string kernel, std::string variant,
                   std::vector<KernelTiming> timings, double copy_peak_gbps) {
-  BenchRow row{solver, n, layout, std::move(kernel), std::move(variant), 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  BenchRow row{solver, n, layout, std::move(kernel), std::move(variant), 0, 0, 0, 0, 0, false, 0, 0, 0, 0, 0};
   if (timings.empty()) return row;
   std::sort(timings.begin(), timings.end(),
             [](const KernelTiming& a, const KernelTiming& b) { return a.milliseconds < b.milliseconds; });
@@ -61,6 +62,10 @@ BenchRow make_row(Solver solver, int n, Layout layout, std::string kernel, std::
   row.median_ms = median.milliseconds;
   row.min_ms = timings.front().milliseconds;
   row.max_ms = timings.back().milliseconds;
+  std::vector<double> ms;
+  for (const KernelTiming& t : timings) ms.push_back(t.milliseconds);
+  row.cv_percent = coefficient_of_variation_percent(ms);
+  row.noisy = row.cv_percent > kNoisyCvPercent;
   row.bytes = median.bytes;
   row.gbps = median.gigabytes_per_second();
   row.percent_of_copy = copy_peak_gbps > 0 ? 100.0 * row.gbps / copy_peak_gbps : 0.0;

@@ -43,6 +43,10 @@ TEST(Bench, CpuSweepWritesEveryRowAsValidJson) {
     EXPECT_EQ(row.at("particles").get<int>(), n);
     EXPECT_EQ(row.at("samples").get<int>(), 2) << row.dump();
     EXPECT_GT(row.at("median_ms").get<double>(), 0.0) << row.dump();
+    const double cv = row.at("cv_percent").get<double>();
+    EXPECT_GE(cv, 0.0) << row.dump();
+    EXPECT_EQ(row.at("noisy").get<bool>(), cv > doc.at("method").at("noisy_cv_percent").get<double>())
+        << row.dump();
     EXPECT_GT(row.at("bytes").get<double>(), 0.0) << row.dump();
     if (row.at("kernel") == "forces") {
       ++forces;
