@@ -25,7 +25,7 @@ double ms_since(std::chrono::steady_clock::time_point start) {
 
 ViewerApp::ViewerApp(const Options& options, RenderTarget& target, ViewerSimulation& simulation)
     : m_target(target), m_simulation(simulation), m_imgui(target) {
-  m_controls.pack = options.pack ? *options.pack : default_pack_variant(m_simulation.backend());
+  m_controls.pack = options.pack ? *options.pack : m_simulation.backend().preferred_pack_variant();
   m_pack_follows_fastest = !options.pack;
   m_fastest_pack = m_controls.pack;
   m_controls.particles_input = m_simulation.backend().particle_count();
@@ -68,7 +68,7 @@ void ViewerApp::add_notice(const std::string& text, bool error) {
 void ViewerApp::rebuild_render_path() {
   m_path.reset();  // unregister before the buffer is reallocated
   m_path =
-      std::make_unique<RenderPath>(m_simulation.backend(), m_simulation.is_cuda(), m_interop, m_renderer);
+      std::make_unique<RenderPath>(m_simulation.backend(), m_interop, m_renderer);
   m_model.render_path = m_path->mode();
   m_model.notices.clear();
   for (const std::string& notice : m_base_notices) m_model.notices.push_back({notice, false});
@@ -128,7 +128,7 @@ void ViewerApp::apply_requests() {
     // The fastest pack variant is measured per layout: follow it unless the user picked one.
     const bool follow = m_pack_follows_fastest && m_controls.pack == m_fastest_pack;
     m_simulation.set_layout(*r.layout);
-    if (follow) m_controls.pack = default_pack_variant(m_simulation.backend());
+    if (follow) m_controls.pack = m_simulation.backend().preferred_pack_variant();
     m_fastest_pack = m_controls.pack;
     m_pack_follows_fastest = follow;
     m_stats.on_layout_change();

@@ -23,13 +23,9 @@ const char* to_string(RenderPathMode mode) {
   return "?";
 }
 
-PackVariant default_pack_variant(Backend& backend) {
-  return backend.preferred_pack_variant();
-}
-
-RenderPath::RenderPath(Backend& backend, bool cuda_backend, InteropUse interop, ParticleRenderer& renderer) {
+RenderPath::RenderPath(Backend& backend, InteropUse interop, ParticleRenderer& renderer) {
   renderer.resize(backend.particle_count());
-  if (!cuda_backend) return;
+  if (!backend.device_info().gpu) return;  // the CPU backend uploads from host memory
   m_mode = RenderPathMode::Copy;
   if (interop == InteropUse::Off) {
     m_notice = "CUDA-GL interop off (--no-interop): frames take the copy path (slower)";

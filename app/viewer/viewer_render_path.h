@@ -24,7 +24,7 @@ class RenderPath {
  public:
   // Resizes the renderer's buffer to the backend's N and registers it when the backend is CUDA and
   // `interop` allows it.
-  RenderPath(Backend& backend, bool cuda_backend, InteropUse interop, ParticleRenderer& renderer);
+  RenderPath(Backend& backend, InteropUse interop, ParticleRenderer& renderer);
   ~RenderPath();
   RenderPath(const RenderPath&) = delete;
   RenderPath& operator=(const RenderPath&) = delete;
@@ -45,8 +45,5 @@ class RenderPath {
   std::vector<float> m_host;  // copy and CPU paths: the packed buffer on the host
   std::string m_notice;
 };
-
-// The default pack variant: Backend::preferred_pack_variant() (the fastest measured on CUDA, else vector).
-PackVariant default_pack_variant(Backend& backend);
 
 }  // namespace coalesce

@@ -31,8 +31,7 @@ struct Viewer {
   // What ViewerApp does on a new N: unregister before the buffer is reallocated, then register again.
   void rebuild() {
     path.reset();
-    path = std::make_unique<RenderPath>(simulation.backend(), simulation.is_cuda(), InteropUse::Allowed,
-                                        renderer);
+    path = std::make_unique<RenderPath>(simulation.backend(), InteropUse::Allowed, renderer);
   }
   void frame(PackVariant variant) {
     simulation.advance();
