@@ -1,5 +1,4 @@
 // coalesce lab: runs the access-pattern experiments (docs/lab.md), prints the table, writes the JSON.
-#include <algorithm>
 #include <cstdio>
 #include <random>
 #include <string>
@@ -40,16 +39,7 @@ std::vector<const lab::LabExperiment*> select_experiments(const std::vector<lab:
     for (const lab::LabExperiment& e : known) chosen.push_back(&e);
     return chosen;
   }
-  for (const std::string& name : names) {
-    const auto found =
-        std::find_if(known.begin(), known.end(), [&](const lab::LabExperiment& e) { return e.name == name; });
-    if (found == known.end()) {
-      std::string all;
-      for (const lab::LabExperiment& e : known) all += (all.empty() ? "" : ", ") + e.name;
-      throw UsageError("--only: unknown lab experiment '" + name + "' (choose from: " + all + ")");
-    }
-    chosen.push_back(&*found);
-  }
+  for (const std::string& name : names) chosen.push_back(&lab_experiment_named(known, name, "--only"));
   return chosen;
 }
 

@@ -13,7 +13,6 @@
 
 #include "app/cuda_services.h"
 #include "app/lab/lab_service.h"
-#include "sim/errors.h"
 
 namespace coalesce {
 
@@ -52,13 +51,7 @@ void LabTab::run_on_first_draw(const std::string& name) {
 void LabTab::check_experiment(const std::string& name) {
   // A build without CUDA has no experiments to check against; its tab says it needs a CUDA device.
   const std::vector<lab::LabExperiment>& experiments = lab_experiment_list();
-  if (experiments.empty()) return;
-  std::string known;
-  for (const lab::LabExperiment& e : experiments) {
-    if (e.name == name) return;
-    known += (known.empty() ? "" : ", ") + e.name;
-  }
-  throw UsageError("--lab-tab: unknown lab experiment '" + name + "' (choose from: " + known + ")");
+  if (!experiments.empty()) lab_experiment_named(experiments, name, "--lab-tab");
 }
 
 namespace {
