@@ -86,7 +86,7 @@ Scene bench_scene(Solver solver, int n) {
 std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice, BenchResult& result,
                                      const std::function<void(int, int, const std::string&)>& progress) {
   constexpr int kKernelsPerLayout =
-      3 + static_cast<int>(kAllPackVariants.size());  // forces, integrate, convert
+      4 + static_cast<int>(kAllPackVariants.size());  // forces, integrate, convert there and back
   int total = 0;
   for (Solver solver : plan.solvers)
     total += static_cast<int>(
@@ -145,7 +145,8 @@ std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice
                                   copy_peak));
         }
 
-        // convert: to the next layout and back; the rows time layout -> next.
+        // convert: to the next layout and back, timed as two rows (layout -> next, next -> layout), so
+        // the three layouts' runs cover all six directions.
         const Layout next = kAllLayouts[(static_cast<std::size_t>(layout) + 1) % kAllLayouts.size()];
         progress(++done, total, where + " convert");
         const std::function<void()> round_trip = [&] {
@@ -153,10 +154,14 @@ std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice
           backend.set_layout(layout);
         };
         warm_up(backend, plan, round_trip);
-        // Timings carry the destination layout: keep the layout -> next half of each round trip.
-        rows.push_back(make_row(
-            solver, n, layout, "convert", "to " + std::string(to_string(next)),
-            timed_repeats(backend, plan.repeats, round_trip, of(KernelKind::Convert, next)), copy_peak));
+        // Timings carry the destination layout, which tells the two halves of each round trip apart.
+        std::vector<KernelTiming> there, back;
+        for (const KernelTiming& t : timed_repeats(backend, plan.repeats, round_trip,
+                                                   [](const KernelTiming& t) { return t.kernel == KernelKind::Convert; }))
+          (t.layout == next ? there : back).push_back(t);
+        rows.push_back(make_row(solver, n, layout, "convert", "to " + std::string(to_string(next)), there, copy_peak));
+        progress(++done, total, where + " convert back");
+        rows.push_back(make_row(solver, n, next, "convert", "to " + std::string(to_string(layout)), back, copy_peak));
       }
     }
   }

@@ -28,8 +28,8 @@ __device__ void read_particle(const View& view, int i, Vec3& p, Vec3& v) {
 }
 
 // Phase 1 of the tiled variants. SoA and float4: each thread reads its own particle (coalesced rows or
-// 16-byte vectors). AoS: the block's 256 records are first staged through shared memory as plain words with
-// coalesced loads, then each thread picks its fields (word stride 7 is odd, so no bank conflicts there).
+// 16-byte vectors). AoS: the block's 256 records are first staged through shared memory with
+// coalesced 16-byte loads (kernels/particle_access.cuh), then each thread picks its fields.
 template <class View>
 struct TileGather {
   __device__ static void gather(const View& view, long long first, int count, Vec3& p, Vec3& v) {
@@ -41,19 +41,13 @@ struct TileGather {
 template <>
 struct TileGather<AosView> {
   __device__ static void gather(const AosView& view, long long first, int count, Vec3& p, Vec3& v) {
-    __shared__ float stage[kThreads * kFieldsPerParticle];
-    const float* words = reinterpret_cast<const float*>(view.particles) + first * kFieldsPerParticle;
-    const int total = count * kFieldsPerParticle;
-#pragma unroll
-    for (int k = 0; k < kFieldsPerParticle; ++k) {  // seven independent coalesced loads in flight
-      const int w = k * kThreads + threadIdx.x;
-      if (w < total) stage[w] = words[w];
-    }
+    __shared__ __align__(16) Particle stage[kThreads];
+    AosBlockStage<kThreads>::load(view.particles, first, count, stage);
     __syncthreads();
     if (static_cast<int>(threadIdx.x) < count) {
-      const float* r = stage + threadIdx.x * kFieldsPerParticle;
-      p = {r[0], r[1], r[2]};
-      v = {r[3], r[4], r[5]};
+      const Particle& r = stage[threadIdx.x];
+      p = {r.x, r.y, r.z};
+      v = {r.vx, r.vy, r.vz};
     }
   }
 };

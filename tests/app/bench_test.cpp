@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <set>
 #include <string>
 
 #include "app/commands.h"
@@ -36,9 +37,10 @@ TEST(Bench, CpuSweepWritesEveryRowAsValidJson) {
   EXPECT_FALSE(doc.at("device").at("gpu").get<bool>());
   EXPECT_GT(doc.at("device").at("copy_peak_gbps").get<double>(), 0.0);
   const auto& rows = doc.at("rows");
-  // 2 solvers x 2 layouts x (forces, integrate, 4 pack variants, convert).
-  ASSERT_EQ(rows.size(), 2u * 2u * 7u);
+  // 2 solvers x 2 layouts x (forces, integrate, 4 pack variants, convert there and back).
+  ASSERT_EQ(rows.size(), 2u * 2u * 8u);
   int forces = 0;
+  std::multiset<std::string> directions;  // "from to" of every convert row
   for (const auto& row : rows) {
     EXPECT_EQ(row.at("particles").get<int>(), n);
     EXPECT_EQ(row.at("samples").get<int>(), 2) << row.dump();
@@ -52,8 +54,14 @@ TEST(Bench, CpuSweepWritesEveryRowAsValidJson) {
       ++forces;
       EXPECT_GT(row.at("interactions_per_second").get<double>(), 0.0);
     }
+    if (row.at("kernel") == "convert")
+      directions.insert(row.at("layout").get<std::string>() + " " + row.at("variant").get<std::string>());
   }
   EXPECT_EQ(forces, 4);
+  // soa's round trip goes to float4 and back, float4's to aos and back: each direction once per solver.
+  const std::multiset<std::string> expected = {"soa to float4", "float4 to soa", "float4 to aos", "aos to float4",
+                                               "soa to float4", "float4 to soa", "float4 to aos", "aos to float4"};
+  EXPECT_EQ(directions, expected);
   std::remove(options.json.c_str());
 }
 
