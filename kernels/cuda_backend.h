@@ -72,6 +72,7 @@ class CudaBackend final : public Backend {
   CudaStream m_stream;
   DeviceBuffer<unsigned char> m_state;    // max_state_bytes(N): any layout fits, in m_layout
   DeviceBuffer<unsigned char> m_scratch;  // same size: conversion target and staging
+  DeviceBuffer<float> m_force_partials;   // all-pairs partial sums (gpu::all_pairs_partial_floats)
   TimingRing m_timings;
   std::array<std::optional<PackVariant>, kLayoutCount> m_fastest_pack{};
   int m_pack_variant_timings = 0;

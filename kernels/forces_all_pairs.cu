@@ -1,7 +1,16 @@
 // All-pairs kick: the classic shared-memory tiled N-body scheme, several (default two) bodies per thread for
 // ILP. Each tile of kThreads bodies is loaded cooperatively as float4 {x, y, z, m} from whatever layout, so
-// the inner loop (sim/physics.h accumulate_pair) is the same instructions for AoS, SoA and float4, and j runs
-// 0..N-1 in order per body as on the CPU: the three layouts give bitwise-identical GPU results.
+// the inner loop (sim/physics.h accumulate_pair) is the same instructions for AoS, SoA and float4 and the
+// three layouts give bitwise-identical GPU results.
+//
+// Schedule: the (body chunk, j tile) pairs are split into equal contiguous ranges, two per resident block
+// slot (SMs x blocks per SM), so every SM does the same work whatever N: a grid of one block per chunk left
+// SMs with 3 or 4 blocks at N = 262,144 and 34% achieved occupancy (ncu, docs/perf.md). A range
+// can start or end inside a chunk; each block writes one partial sum per chunk it touched, and a second
+// kernel adds a body's partials in block order (deterministic) and applies the kick.
+#include <algorithm>
+
+#include "kernels/cuda_check.h"
 #include "kernels/kernels.h"
 #include "kernels/launch.h"
 #include "kernels/particle_access.cuh"
@@ -11,68 +20,156 @@ namespace coalesce::gpu {
 namespace {
 
 constexpr int kThreads = 256;  // threads per block = bodies per shared-memory tile
-// Bodies per thread: independent FMA chains per shared-memory load (ILP). Same sums in the same order
-// whatever the value, so results do not depend on it; tunable at configure time for the GPU at hand.
+// Bodies per thread: independent FMA chains per shared-memory load (ILP). Tunable at configure time for
+// the GPU at hand; the sums do not depend on it.
 #ifndef COALESCE_ALLPAIRS_BODIES_PER_THREAD
-#define COALESCE_ALLPAIRS_BODIES_PER_THREAD 2
+#define COALESCE_ALLPAIRS_BODIES_PER_THREAD 4
 #endif
 constexpr int kBodiesPerThread = COALESCE_ALLPAIRS_BODIES_PER_THREAD;
-constexpr int kBodiesPerBlock = kThreads * kBodiesPerThread;
+constexpr int kBodiesPerChunk = kThreads * kBodiesPerThread;
 static_assert(kBodiesPerThread >= 1 && kBodiesPerThread <= 8, "1 to 8 bodies per thread");
+// Blocks launched per resident slot: two equal waves measured 1-3% faster than one on an H100 (docs/perf.md).
+constexpr int kWaves = 2;
 
-// Body b of this thread is blockIdx.x * kBodiesPerBlock + b * kThreads + threadIdx.x.
+// Which block does which (chunk, tile) pairs. Unit u is chunk u / tiles, tile u % tiles; block b does
+// units [first_unit(b), first_unit(b + 1)). Block b's partial for chunk c is slot b + c: ranges are
+// contiguous, so (b, c) pairs in block order never share a slot (docs/kernels.md).
+struct Schedule {
+  long long units;  // chunks x tiles
+  int tiles;        // tiles of kThreads bodies along j
+  int blocks;       // resident blocks launched
+  int chunks;
+
+  __host__ __device__ long long first_unit(int block) const { return block * units / blocks; }
+  // The block whose range holds unit u: the largest b with first_unit(b) <= u.
+  __device__ int owner(long long u) const { return static_cast<int>(((u + 1) * blocks - 1) / units); }
+  __host__ __device__ long long slots() const { return static_cast<long long>(blocks) + chunks; }
+};
+
+// Partial sums: slot s holds x, y, z rows of kBodiesPerChunk floats each (coalesced writes and reads).
+template <class Float>
+__device__ inline Float* partial_row(Float* partials, long long slot, int axis) {
+  return partials + (slot * 3 + axis) * kBodiesPerChunk;
+}
+
 template <class View>
-__global__ void __launch_bounds__(kThreads) all_pairs_kick_kernel(View view, float eps2, float dt) {
+__global__ void __launch_bounds__(kThreads) all_pairs_partials_kernel(View view, float eps2, Schedule s,
+                                                                      float* partials) {
   __shared__ Float4 tile[kThreads];
   const int n = view.n;
-  const int first = blockIdx.x * kBodiesPerBlock + threadIdx.x;
-  Vec3 r[kBodiesPerThread];
-  Vec3 acc[kBodiesPerThread];
+  const long long end = s.first_unit(blockIdx.x + 1);
+  for (long long u = s.first_unit(blockIdx.x); u < end;) {
+    const int chunk = static_cast<int>(u / s.tiles);
+    const long long segment_end = min(end, static_cast<long long>(chunk + 1) * s.tiles);
+    // Body b of this thread in the chunk: chunk * kBodiesPerChunk + b * kThreads + threadIdx.x.
+    const int first = chunk * kBodiesPerChunk + threadIdx.x;
+    Vec3 r[kBodiesPerThread];
+    Vec3 acc[kBodiesPerThread];
 #pragma unroll
-  for (int b = 0; b < kBodiesPerThread; ++b) {
-    // Threads past the end still load tiles and reach every barrier; they just do not write.
-    r[b] = view.position(min(first + b * kThreads, n - 1));
-    acc[b] = {0.0f, 0.0f, 0.0f};
-  }
-
-  for (int start = 0; start < n; start += kThreads) {
-    const int j = start + threadIdx.x;
-    if (j < n) tile[threadIdx.x] = view.position_mass(j);
-    __syncthreads();
-    const int count = min(kThreads, n - start);
-    if (count == kThreads) {
-#pragma unroll 16
-      for (int k = 0; k < kThreads; ++k) {
-        const Float4 body = tile[k];  // one broadcast LDS.128 feeds kBodiesPerThread interactions
-#pragma unroll
-        for (int b = 0; b < kBodiesPerThread; ++b)
-          accumulate_pair(acc[b], r[b], {body.x, body.y, body.z}, body.w, eps2);
-      }
-    } else {
-      // The last, partial tile: only real bodies, so no padding body can perturb the sum.
-      for (int k = 0; k < count; ++k) {
-        const Float4 body = tile[k];
-#pragma unroll
-        for (int b = 0; b < kBodiesPerThread; ++b)
-          accumulate_pair(acc[b], r[b], {body.x, body.y, body.z}, body.w, eps2);
-      }
+    for (int b = 0; b < kBodiesPerThread; ++b) {
+      // Threads past the end still load tiles and reach every barrier; their partials are never read.
+      r[b] = view.position(min(first + b * kThreads, n - 1));
+      acc[b] = {0.0f, 0.0f, 0.0f};
     }
-    __syncthreads();  // the tile is overwritten by the next iteration
-  }
+    for (int t = static_cast<int>(u - static_cast<long long>(chunk) * s.tiles);
+         t < static_cast<int>(segment_end - static_cast<long long>(chunk) * s.tiles); ++t) {
+      const int start = t * kThreads;
+      const int j = start + threadIdx.x;
+      if (j < n) tile[threadIdx.x] = view.position_mass(j);
+      __syncthreads();
+      const int count = min(kThreads, n - start);
+      if (count == kThreads) {
+#pragma unroll 16
+        for (int k = 0; k < kThreads; ++k) {
+          const Float4 body = tile[k];  // one broadcast LDS.128 feeds kBodiesPerThread interactions
 #pragma unroll
-  for (int b = 0; b < kBodiesPerThread; ++b) {
-    const int i = first + b * kThreads;
-    if (i < n) view.set_velocity(i, kick(view.velocity(i), acc[b], dt));
+          for (int b = 0; b < kBodiesPerThread; ++b)
+            accumulate_pair(acc[b], r[b], {body.x, body.y, body.z}, body.w, eps2);
+        }
+      } else {
+        // The last, partial tile: only real bodies, so no padding body can perturb the sum.
+        for (int k = 0; k < count; ++k) {
+          const Float4 body = tile[k];
+#pragma unroll
+          for (int b = 0; b < kBodiesPerThread; ++b)
+            accumulate_pair(acc[b], r[b], {body.x, body.y, body.z}, body.w, eps2);
+        }
+      }
+      __syncthreads();  // the tile is overwritten by the next iteration
+    }
+    const long long slot = static_cast<long long>(blockIdx.x) + chunk;
+#pragma unroll
+    for (int b = 0; b < kBodiesPerThread; ++b) {
+      const int local = b * kThreads + threadIdx.x;
+      partial_row(partials, slot, 0)[local] = acc[b].x;
+      partial_row(partials, slot, 1)[local] = acc[b].y;
+      partial_row(partials, slot, 2)[local] = acc[b].z;
+    }
+    u = segment_end;
   }
+}
+
+// One thread per body: the partials of its chunk in block order, then v += a dt.
+template <class View>
+__global__ void __launch_bounds__(kThreads) all_pairs_kick_kernel(View view, Schedule s, const float* partials,
+                                                                  float dt) {
+  const long long index = global_thread_index();
+  if (index >= view.n) return;
+  const int i = static_cast<int>(index);
+  const int chunk = i / kBodiesPerChunk;
+  const int local = i % kBodiesPerChunk;
+  const long long chunk_first_unit = static_cast<long long>(chunk) * s.tiles;
+  const int first_block = s.owner(chunk_first_unit);
+  const int last_block = s.owner(chunk_first_unit + s.tiles - 1);
+  Vec3 acc{0.0f, 0.0f, 0.0f};
+  for (int b = first_block; b <= last_block; ++b) {
+    const long long slot = static_cast<long long>(b) + chunk;
+    acc.x += partial_row(partials, slot, 0)[local];
+    acc.y += partial_row(partials, slot, 1)[local];
+    acc.z += partial_row(partials, slot, 2)[local];
+  }
+  view.set_velocity(i, kick(view.velocity(i), acc, dt));
+}
+
+// kWaves blocks per resident slot (this kernel's occupancy times the SM count), at most one per unit.
+template <class View>
+Schedule make_schedule(int n) {
+  int device = 0, sms = 0, per_sm = 0;
+  COALESCE_CUDA_CHECK(cudaGetDevice(&device));
+  COALESCE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  COALESCE_CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, all_pairs_partials_kernel<View>, kThreads, 0));
+  Schedule s{};
+  s.chunks = (n + kBodiesPerChunk - 1) / kBodiesPerChunk;
+  s.tiles = (n + kThreads - 1) / kThreads;
+  s.units = static_cast<long long>(s.chunks) * s.tiles;
+  const long long slots = static_cast<long long>(sms) * std::max(per_sm, 1);
+  s.blocks = static_cast<int>(std::min(slots * kWaves, s.units));
+  return s;
 }
 
 }  // namespace
 
-void all_pairs_kick(const StateViews& state, float softening_squared, float dt, cudaStream_t stream) {
+std::size_t all_pairs_partial_floats(const StateViews& state) {
+  std::size_t floats = 0;
+  with_view(state, [&](const auto& view) {
+    if (view.n <= 0) return;
+    const Schedule s = make_schedule<std::decay_t<decltype(view)>>(view.n);
+    floats = static_cast<std::size_t>(s.slots()) * 3 * kBodiesPerChunk;
+  });
+  return floats;
+}
+
+void all_pairs_kick(const StateViews& state, float softening_squared, float dt, float* partials,
+                    cudaStream_t stream) {
   with_view(state, [&](const auto& view) {
     using View = std::decay_t<decltype(view)>;
-    launch(all_pairs_kick_kernel<View>, {view.n, kBodiesPerBlock, kThreads}, stream, view, softening_squared,
-           dt);
+    if (view.n <= 0) return;
+    const Schedule s = make_schedule<View>(view.n);
+    all_pairs_partials_kernel<View><<<s.blocks, kThreads, 0, stream>>>(view, softening_squared, s, partials);
+    COALESCE_CUDA_CHECK(cudaGetLastError());
+    launch(all_pairs_kick_kernel<View>, {view.n, kThreads, kThreads}, stream, view, s,
+           static_cast<const float*>(partials), dt);
   });
 }
 

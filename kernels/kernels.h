@@ -9,8 +9,11 @@
 
 namespace coalesce::gpu {
 
-// v_i += dt * sum_{j=0..N-1} (in order) of the softened pull of body j on body i.
-void all_pairs_kick(const StateViews& state, float softening_squared, float dt, cudaStream_t stream);
+// v_i += dt * sum over j of the softened pull of body j on body i. The sum is split over the SMs
+// (kernels/forces_all_pairs.cu) into `partials`, device memory of all_pairs_partial_floats(state) floats.
+void all_pairs_kick(const StateViews& state, float softening_squared, float dt, float* partials,
+                    cudaStream_t stream);
+std::size_t all_pairs_partial_floats(const StateViews& state);
 // v_i += dt * pull of the attractors at their snapshot positions.
 void attractor_kick(const StateViews& state, const AttractorSnapshot& snapshot, float softening_squared,
                     float dt, cudaStream_t stream);

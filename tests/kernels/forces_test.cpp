@@ -2,12 +2,14 @@
 //
 // Tolerances. The GPU evaluates 1/sqrt(r^2) with rsqrtf (MUFU.RSQ, relative error <= 2^-22.9 ~ 1.3e-7) and
 // contracts multiply-adds into FMAs; the CPU uses 1.0f / std::sqrt (correctly rounded) without FMA. Each
-// pair term therefore differs by a few 1e-7 relative. For all-pairs the sum over N terms runs in the same
-// order on both, and cancellation between terms of opposite sign can amplify the relative error of the sum
+// pair term therefore differs by a few 1e-7 relative. For all-pairs the GPU adds a body's terms in pieces
+// (one partial sum per block that worked on it, kernels/forces_all_pairs.cu), and cancellation between terms of opposite sign can amplify the relative error of the sum
 // by the ratio sum|a_j| / |sum a_j| (tens for random clouds), so the kick (the change of velocity in one
 // step) is held to 1e-4 norm-wise and the whole state after the step to 1e-5. Attractors sum at most 16
 // terms: 1e-5 on the kick. A step with dt = O(0.1) makes the kick large against the rounding of v itself.
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "kernels/cuda_backend.h"
 #include "sim/byte_counts.h"
@@ -76,10 +78,49 @@ void expect_step_matches_cpu(const std::vector<Particle>& state, const SimParams
 TEST(CudaForces, AllPairsMatchesTheCpu) {
   COALESCE_REQUIRE_CUDA();
   TestRng rng;
-  // Odd sizes around the 256-body tile and the 512-body block; the CPU reference is O(N^2), so the
-  // largest size here is a few thousand (N = 1,000,003 is covered by the memory-bound kernels).
-  for (int n : {1, 31, 33, 255, 257, 513, testing::size_or_quick(4099, 300)})
+  // Odd sizes around the 256-body tile and the 1024-body chunk; the CPU reference is O(N^2), so the
+  // largest size here is a few thousand (larger N: the sampled test below).
+  for (int n : {1, 31, 33, 255, 257, 513, 1023, 1025, testing::size_or_quick(4099, 300)})
     expect_step_matches_cpu(testing::random_particles(rng, n), all_pairs_params(rng), 0.0, 1e-4, 1e-5);
+}
+
+// Past 512 x (the resident blocks) bodies, a block's share of the work spans several body chunks
+// (kernels/forces_all_pairs.cu): checked on a random sample of bodies against sums in double precision,
+// each held to 4 sqrt(N) float roundings of the sum of the terms' magnitudes (a float sum of N terms drifts
+// like a random walk; cancellation cannot make it fail or pass). A lost or doubled partial sum, half a
+// body's pull, is far outside that.
+TEST(CudaForces, AllPairsLargeNMatchesDoubleSumsOnSampledBodies) {
+  COALESCE_REQUIRE_CUDA();
+  TestRng rng;
+  const int n = testing::size_or_quick(rng.uniform_int(600000, 700000), 5000);
+  const std::vector<Particle> state = testing::random_particles(rng, n);
+  const SimParams params = all_pairs_params(rng);
+  const Layout layout = testing::random_layout(rng);
+  CudaBackend gpu(n, layout);
+  gpu.upload(state);
+  gpu.kick(params, 0.0);
+  const std::vector<Particle> got = gpu.download();
+  const double eps2 = params.softening_squared();
+  for (int sample = 0; sample < 48; ++sample) {
+    const int i = rng.uniform_int(0, n - 1);
+    double sum[3] = {0, 0, 0}, magnitude[3] = {0, 0, 0};
+    for (const Particle& pj : state) {
+      const double d[3] = {double(pj.x) - state[i].x, double(pj.y) - state[i].y, double(pj.z) - state[i].z};
+      const double r2 = eps2 + d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+      const double s = pj.mass / (r2 * std::sqrt(r2));
+      for (int a = 0; a < 3; ++a) {
+        sum[a] += d[a] * s;
+        magnitude[a] += std::abs(d[a] * s);
+      }
+    }
+    const double kick[3] = {double(got[i].vx) - state[i].vx, double(got[i].vy) - state[i].vy,
+                            double(got[i].vz) - state[i].vz};
+    const double v[3] = {state[i].vx, state[i].vy, state[i].vz};
+    const double walk = 4.0 * std::sqrt(static_cast<double>(n)) * 0x1p-24;
+    for (int a = 0; a < 3; ++a)
+      EXPECT_NEAR(kick[a], params.dt * sum[a], walk * params.dt * magnitude[a] + 0x1p-23 * std::abs(v[a]))
+          << "N=" << n << " body " << i << " axis " << a << " " << to_string(layout);
+  }
 }
 
 TEST(CudaForces, AttractorsMatchTheCpu) {
