@@ -25,7 +25,7 @@ BenchPlan make_plan(const Options& o, bool gpu) {
   BenchPlan plan;
   plan.solvers =
       o.solver ? std::vector<Solver>{*o.solver} : std::vector<Solver>{Solver::AllPairs, Solver::Attractors};
-  plan.all_pairs_particles = gpu ? std::vector<int>{65536, 262144} : std::vector<int>{1024};
+  plan.all_pairs_particles = gpu ? std::vector<int>{65536, 131072, 262144} : std::vector<int>{1024};
   plan.attractor_particles = gpu ? std::vector<int>{1 << 20, 1 << 24} : std::vector<int>{65536};
   if (!o.bench_particles.empty()) plan.all_pairs_particles = plan.attractor_particles = o.bench_particles;
   plan.layouts =
