@@ -54,8 +54,9 @@ int run_viewer(const Options& options) {
   ViewerSimulation simulation(options);
   if (options.draw == DrawChoice::Splat && !simulation.is_cuda())
     throw UsageError("--draw splat needs the CUDA backend, and this run has none" +
-                     (simulation.backend_notice().empty() ? std::string()
-                                                          : " (" + printable(simulation.backend_notice()) + ")") +
+                     (simulation.backend_notice().empty()
+                          ? std::string()
+                          : " (" + printable(simulation.backend_notice()) + ")") +
                      "; use --draw points or --draw auto");
   for (const std::string& notice : {simulation.backend_notice(), simulation.scene_notice()})
     if (!notice.empty()) std::fprintf(stderr, "coalesce: %s\n", printable(notice).c_str());

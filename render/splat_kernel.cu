@@ -48,8 +48,8 @@ __device__ void add_flat_aggregated(float4* light, int pixel, float r, float g, 
 }
 
 template <SplatAtomics A>
-__global__ void __launch_bounds__(kThreads) splat_kernel(const float4* __restrict__ packed, SplatParams p,
-                                                         float4* __restrict__ light) {
+__global__ void __launch_bounds__(kThreads)
+    splat_kernel(const float4* __restrict__ packed, SplatParams p, float4* __restrict__ light) {
   const int drawn = (p.particles + p.stride - 1) / p.stride;
   const int j = static_cast<int>(blockIdx.x) * kThreads + static_cast<int>(threadIdx.x);
   // Warp-wide from here on: the aggregated variant's shuffle needs every lane of the warp.
@@ -122,7 +122,7 @@ void launch(const Float4* packed, const SplatParams& p, Float4* light, cudaStrea
   if (drawn <= 0 || p.width <= 0 || p.height <= 0) return;  // an empty launch is an error in CUDA
   const unsigned blocks = static_cast<unsigned>((drawn + kThreads - 1) / kThreads);
   splat_kernel<A><<<blocks, kThreads, 0, stream>>>(reinterpret_cast<const float4*>(packed), p,
-                                                  reinterpret_cast<float4*>(light));
+                                                   reinterpret_cast<float4*>(light));
   COALESCE_CUDA_CHECK(cudaGetLastError());
 }
 

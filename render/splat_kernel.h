@@ -19,12 +19,12 @@ struct SplatParams {
   float projection[16] = {};  // column-major
   int width = 0;              // the light buffer, in pixels (row 0 at the bottom, as GL's)
   int height = 0;
-  int particles = 0;  // records in the packed buffer
-  int stride = 1;     // draw every stride-th record (the draw limit)
-  float point_size = 0.02f;   // world-space diameter
-  float speed_scale = 1.0f;   // 1 / the speed at the top of the colour map
-  float intensity = 1.0f;     // per-particle light
-  float max_pixels = 64.0f;   // the largest sprite, in pixels
+  int particles = 0;         // records in the packed buffer
+  int stride = 1;            // draw every stride-th record (the draw limit)
+  float point_size = 0.02f;  // world-space diameter
+  float speed_scale = 1.0f;  // 1 / the speed at the top of the colour map
+  float intensity = 1.0f;    // per-particle light
+  float max_pixels = 64.0f;  // the largest sprite, in pixels
 };
 
 // Adds the drawn particles' light to `light` (width x height Float4, not cleared here). Checks the launch.

@@ -20,7 +20,7 @@ constexpr SplatAtomics kViewerAtomics = SplatAtomics::Vector;
 struct SplatRenderer::Resources {
   GlTexture texture;
   std::unique_ptr<RegisteredImage> image;  // registered after the texture has its size
-  DeviceBuffer<Float4> light;  // width x height, w unused
+  DeviceBuffer<Float4> light;              // width x height, w unused
   int width = 0;
   int height = 0;
   CudaEventRing timer;
@@ -33,15 +33,16 @@ GLuint SplatRenderer::light_texture() const {
   return m->texture.id();
 }
 
-void SplatRenderer::splat(const float* packed, int particles, const OrbitCamera& camera, const Viewport& viewport,
-                          const SpriteStyle& style, CUstream_st* stream) {
+void SplatRenderer::splat(const float* packed, int particles, const OrbitCamera& camera,
+                          const Viewport& viewport, const SpriteStyle& style, CUstream_st* stream) {
   if (viewport.width <= 0 || viewport.height <= 0) return;
   if (viewport.width != m->width || viewport.height != m->height) {
     m->image.reset();  // unregister before the texture's storage changes
     m->texture = GlTexture();
     glBindTexture(GL_TEXTURE_2D, m->texture.id());
     // RGBA32F: the CUDA light is fp32, and the tone map samples it with NEAREST as the GL path's RGBA16F.
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, viewport.width, viewport.height, 0, GL_RGBA, GL_FLOAT, nullptr);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, viewport.width, viewport.height, 0, GL_RGBA, GL_FLOAT,
+                 nullptr);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
     glBindTexture(GL_TEXTURE_2D, 0);

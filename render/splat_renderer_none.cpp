@@ -14,7 +14,8 @@ SplatRenderer::~SplatRenderer() = default;
 GLuint SplatRenderer::light_texture() const {
   return 0;
 }
-void SplatRenderer::splat(const float*, int, const OrbitCamera&, const Viewport&, const SpriteStyle&, CUstream_st*) {}
+void SplatRenderer::splat(const float*, int, const OrbitCamera&, const Viewport&, const SpriteStyle&,
+                          CUstream_st*) {}
 std::optional<double> SplatRenderer::poll_ms() {
   return std::nullopt;
 }

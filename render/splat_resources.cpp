@@ -12,8 +12,8 @@
 namespace coalesce {
 
 RegisteredImage::RegisteredImage(GLuint texture) {
-  const cudaError_t status = cudaGraphicsGLRegisterImage(&m_resource, texture, GL_TEXTURE_2D,
-                                                         cudaGraphicsRegisterFlagsWriteDiscard);
+  const cudaError_t status =
+      cudaGraphicsGLRegisterImage(&m_resource, texture, GL_TEXTURE_2D, cudaGraphicsRegisterFlagsWriteDiscard);
   if (status != cudaSuccess) {
     (void)cudaGetLastError();  // not sticky: clear it so later CUDA calls do not report it
     throw InteropError(std::string("cudaGraphicsGLRegisterImage: ") + cudaGetErrorString(status));

@@ -107,7 +107,8 @@ void ViewerDraw::calibrate(const RenderPath& path, Backend& backend, ParticleRen
       const double p = gl_milliseconds([&] { renderer.draw(camera, viewport, style); });
       splat(path, backend, camera, viewport, style);
       const double cuda = m_splat->wait_ms();
-      const double tone_map = gl_milliseconds([&] { renderer.draw_light(m_splat->light_texture(), viewport, style); });
+      const double tone_map =
+          gl_milliseconds([&] { renderer.draw_light(m_splat->light_texture(), viewport, style); });
       if (i == 0) continue;  // the warm-up: first touches of fresh buffers run slow
       points.push_back(p);
       splats.push_back(cuda + tone_map);
@@ -122,7 +123,8 @@ void ViewerDraw::calibrate(const RenderPath& path, Backend& backend, ParticleRen
   m_calibration = DrawCalibration{median(points), median(splats)};
   m_path = m_calibration->splat_ms <= m_calibration->points_ms ? DrawPath::Splat : DrawPath::Points;
   char text[160];
-  std::snprintf(text, sizeof text, "%s (auto: GPU time per frame, splat %.2f ms vs points %.2f ms, measured at start)",
+  std::snprintf(text, sizeof text,
+                "%s (auto: GPU time per frame, splat %.2f ms vs points %.2f ms, measured at start)",
                 to_string(m_path), m_calibration->splat_ms, m_calibration->points_ms);
   m_reason = text;
   std::printf("coalesce: draw: %s\n", m_reason.c_str());

@@ -41,12 +41,13 @@ class ViewerDraw {
   std::string on_render_path(const RenderPath& path);
   bool calibration_due() const { return m_calibrate; }
   // --draw auto: draws each path a few times (waiting for each GPU time), picks the faster, prints why.
-  void calibrate(const RenderPath& path, Backend& backend, ParticleRenderer& renderer, const OrbitCamera& camera,
-                 const Viewport& viewport, const SpriteStyle& style);
+  void calibrate(const RenderPath& path, Backend& backend, ParticleRenderer& renderer,
+                 const OrbitCamera& camera, const Viewport& viewport, const SpriteStyle& style);
   // One frame's particles into viewport of the bound framebuffer; GPU times go into `frames`. A splat
   // failure at run time (registration) falls back to points and returns its notice, else "".
-  std::string draw(const RenderPath& path, Backend& backend, ParticleRenderer& renderer, const OrbitCamera& camera,
-                   const Viewport& viewport, const SpriteStyle& style, FrameStats& frames);
+  std::string draw(const RenderPath& path, Backend& backend, ParticleRenderer& renderer,
+                   const OrbitCamera& camera, const Viewport& viewport, const SpriteStyle& style,
+                   FrameStats& frames);
 
   DrawPath path() const { return m_path; }
   DrawChoice choice() const { return m_choice; }

@@ -56,7 +56,8 @@ json compare_json(const ViewerModel& model, Solver solver) {
 // --draw auto's start-up measurement: GPU ms per frame of each path; null when nothing was measured.
 json calibration_json(const ViewerModel& model) {
   if (!model.draw || !model.draw->calibration()) return nullptr;
-  return {{"points_ms", model.draw->calibration()->points_ms}, {"splat_ms", model.draw->calibration()->splat_ms}};
+  return {{"points_ms", model.draw->calibration()->points_ms},
+          {"splat_ms", model.draw->calibration()->splat_ms}};
 }
 
 }  // namespace

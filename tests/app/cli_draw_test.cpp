@@ -26,7 +26,8 @@ TEST(CliDraw, DefaultIsAutoAndEachChoiceParses) {
 TEST(CliDraw, BadValuesNameTheFlagAndTheChoices) {
   TestRng rng;
   std::string random_word;
-  for (int i = rng.uniform_int(1, 8); i > 0; --i) random_word += static_cast<char>('a' + rng.uniform_int(0, 25));
+  for (int i = rng.uniform_int(1, 8); i > 0; --i)
+    random_word += static_cast<char>('a' + rng.uniform_int(0, 25));
   for (const std::string& bad : {std::string("Splat"), std::string("point"), std::string(""), random_word}) {
     if (bad == "points" || bad == "splat" || bad == "auto") continue;
     const std::string message = usage_error({"--draw", bad});
@@ -35,7 +36,8 @@ TEST(CliDraw, BadValuesNameTheFlagAndTheChoices) {
     EXPECT_EQ(message.find('\n'), std::string::npos) << message;
   }
   EXPECT_NE(usage_error({"--draw"}).find("needs a value"), std::string::npos);
-  EXPECT_NE(usage_error({"bench", "--draw", "splat"}).find("not an option of coalesce bench"), std::string::npos);
+  EXPECT_NE(usage_error({"bench", "--draw", "splat"}).find("not an option of coalesce bench"),
+            std::string::npos);
 }
 
 TEST(CliDraw, SplatNeedsTheCudaBackendAndInterop) {
@@ -47,7 +49,8 @@ TEST(CliDraw, SplatNeedsTheCudaBackendAndInterop) {
   // Points and auto run anywhere.
   EXPECT_EQ(usage_error({"--draw", "points", "--backend", "cpu"}), "");
   EXPECT_EQ(usage_error({"--draw", "auto", "--backend", "cpu"}), "");
-  EXPECT_NE(usage_error({"--draw", "points", "--steps", "5"}).find("--steps runs with no window"), std::string::npos);
+  EXPECT_NE(usage_error({"--draw", "points", "--steps", "5"}).find("--steps runs with no window"),
+            std::string::npos);
 }
 
 void expect_one_line_exit_2(const std::vector<std::string>& args, const std::string& wanted) {
@@ -62,8 +65,9 @@ TEST(CliDraw, ExecutableRefusesBadDrawsWithOneLine) {
   TestRng rng;
   const std::string n = std::to_string(rng.uniform_int(64, 4096));
   expect_one_line_exit_2({"--headless", "--frames", "2", "--particles", n, "--draw", "lines"}, "--draw");
-  expect_one_line_exit_2({"--headless", "--frames", "2", "--particles", n, "--backend", "cpu", "--draw", "splat"},
-                         "--draw splat needs the CUDA backend");
+  expect_one_line_exit_2(
+      {"--headless", "--frames", "2", "--particles", n, "--backend", "cpu", "--draw", "splat"},
+      "--draw splat needs the CUDA backend");
   expect_one_line_exit_2({"--headless", "--frames", "2", "--particles", n, "--no-interop", "--draw", "splat"},
                          "--no-interop");
   expect_one_line_exit_2({"--steps", "1", "--particles", n, "--draw", "points"}, "--draw");

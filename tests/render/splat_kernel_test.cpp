@@ -72,9 +72,12 @@ Bounds reference_splat(const std::vector<Float4>& packed, const SplatParams& p) 
           add(b, py * p.width + px, light, light, tie || edge || threshold_tie);
     }
     if (pixels < kFlatPointPixels && !threshold_tie) continue;
-    const double size = std::min<double>(std::max(pixels, static_cast<double>(kFlatPointPixels)), p.max_pixels);
-    for (int y = std::max(0, static_cast<int>(yw - size)); y < std::min(p.height, static_cast<int>(yw + size) + 1); ++y) {
-      for (int x = std::max(0, static_cast<int>(xw - size)); x < std::min(p.width, static_cast<int>(xw + size) + 1); ++x) {
+    const double size =
+        std::min<double>(std::max(pixels, static_cast<double>(kFlatPointPixels)), p.max_pixels);
+    for (int y = std::max(0, static_cast<int>(yw - size));
+         y < std::min(p.height, static_cast<int>(yw + size) + 1); ++y) {
+      for (int x = std::max(0, static_cast<int>(xw - size));
+           x < std::min(p.width, static_cast<int>(xw + size) + 1); ++x) {
         // GL: the fragment exists when its centre is inside the point's square; particles.frag keeps
         // gl_PointCoord's disc r <= 1 and weighs it by exp(-4 r^2).
         const double dx = (x + 0.5 - xw) / (0.5 * size), dy = (y + 0.5 - yw) / (0.5 * size);
@@ -97,8 +100,9 @@ Bounds reference_splat(const std::vector<Float4>& packed, const SplatParams& p) 
 
 std::vector<Float4> random_cloud(TestRng& rng, int n, float spread) {
   std::vector<Float4> v(static_cast<size_t>(n));
-  for (Float4& q : v) q = {rng.uniform(-spread, spread), rng.uniform(-spread, spread), rng.uniform(-spread, spread),
-                            rng.uniform(0.0f, 2.0f)};
+  for (Float4& q : v)
+    q = {rng.uniform(-spread, spread), rng.uniform(-spread, spread), rng.uniform(-spread, spread),
+         rng.uniform(0.0f, 2.0f)};
   return v;
 }
 
@@ -160,7 +164,8 @@ void expect_within(const std::vector<Float4>& gpu, const Bounds& ref, const char
   EXPECT_GT(total_ref, 0.0) << what << ": the random scene put no light on screen";
 }
 
-constexpr SplatAtomics kAllAtomics[] = {SplatAtomics::Scalar, SplatAtomics::Vector, SplatAtomics::WarpAggregated};
+constexpr SplatAtomics kAllAtomics[] = {SplatAtomics::Scalar, SplatAtomics::Vector,
+                                        SplatAtomics::WarpAggregated};
 
 TEST(SplatKernel, MatchesTheCpuReferenceOnRandomScenes) {
   COALESCE_REQUIRE_CUDA();
@@ -171,9 +176,9 @@ TEST(SplatKernel, MatchesTheCpuReferenceOnRandomScenes) {
     const SplatParams p = random_params(rng, n);
     const Bounds ref = reference_splat(packed, p);
     for (SplatAtomics a : kAllAtomics) {
-      SCOPED_TRACE(::testing::Message() << "trial " << trial << ", N " << n << ", " << to_string(a) << ", "
-                                        << p.width << " x " << p.height << ", stride " << p.stride
-                                        << ", size " << p.point_size);
+      SCOPED_TRACE(::testing::Message()
+                   << "trial " << trial << ", N " << n << ", " << to_string(a) << ", " << p.width << " x "
+                   << p.height << ", stride " << p.stride << ", size " << p.point_size);
       expect_within(gpu_splat(packed, p, a), ref, to_string(a));
     }
   }
@@ -248,12 +253,16 @@ TEST(SplatTiming, PrintsEachVariantAt16M) {
     std::sort(ms.begin(), ms.end());
     return ms[ms.size() / 2];
   };
-  std::printf("splat timing, N = %d, %d x %d light buffer (median of 20, CUDA events):\n", n, p.width, p.height);
+  std::printf("splat timing, N = %d, %d x %d light buffer (median of 20, CUDA events):\n", n, p.width,
+              p.height);
   for (const auto* scene : {&disk, &cube}) {
     COALESCE_CUDA_CHECK(cudaMemcpy(in.data(), scene->data(), in.bytes(), cudaMemcpyHostToDevice));
     const char* name = scene == &disk ? "disk" : "cube";
-    std::printf("  %s: copy of the packed buffer (read + write %.0f MB): %.3f ms\n", name, 2.0 * in.bytes() / 1e6,
-                time([&] { COALESCE_CUDA_CHECK(cudaMemcpyAsync(copy.data(), in.data(), in.bytes(), cudaMemcpyDeviceToDevice)); }));
+    std::printf(
+        "  %s: copy of the packed buffer (read + write %.0f MB): %.3f ms\n", name, 2.0 * in.bytes() / 1e6,
+        time([&] {
+          COALESCE_CUDA_CHECK(cudaMemcpyAsync(copy.data(), in.data(), in.bytes(), cudaMemcpyDeviceToDevice));
+        }));
     SplatParams clipped = p;
     clipped.projection[14] = 1e9f;  // every particle outside the clip volume: read + projection only
     std::printf("  %s: all clipped (read + project, no atomics): %.3f ms\n", name,

@@ -18,13 +18,15 @@ namespace {
 constexpr int kWidth = 1280;
 constexpr int kHeight = 720;
 
-nlohmann::json run_shot(const TempDir& dir, const std::string& name, const std::string& backend, int particles,
-                        const std::vector<std::string>& extra, ProcessResult* result = nullptr) {
+nlohmann::json run_shot(const TempDir& dir, const std::string& name, const std::string& backend,
+                        int particles, const std::vector<std::string>& extra,
+                        ProcessResult* result = nullptr) {
   const std::string png = dir.file(name + ".png");
   std::vector<std::string> args = {"--solver", "attractors"};
   args.insert(args.end(), extra.begin(), extra.end());
-  const ProcessResult r = run_process(
-      viewer_command({true, backend, "swirl", particles, "soa", 12, kWidth, kHeight, png, args}), {"DISPLAY"});
+  const ProcessResult r =
+      run_process(viewer_command({true, backend, "swirl", particles, "soa", 12, kWidth, kHeight, png, args}),
+                  {"DISPLAY"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   if (result) *result = r;
   return load_screenshot_json(dir.file(name + ".json"));
@@ -103,14 +105,17 @@ TEST(DrawPath, SplatLooksLikePointsOnTheGpu) {
   EXPECT_EQ(js.at("simulation").at("step"), jp.at("simulation").at("step"));
   expect_panel_and_particles(dir.file("splat.png"), kWidth, kHeight);
 
-  const Difference d = compare_particle_area(load_picture(dir.file("points.png")), load_picture(dir.file("splat.png")));
-  std::printf("N = %d, points vs splat over the particle area: mean |diff| %.3f %.3f %.3f; means points "
-              "%.2f %.2f %.2f, splat %.2f %.2f %.2f (of 255)\n",
-              n, d.mean_abs[0], d.mean_abs[1], d.mean_abs[2], d.mean_a[0], d.mean_a[1], d.mean_a[2], d.mean_b[0],
-              d.mean_b[1], d.mean_b[2]);
+  const Difference d =
+      compare_particle_area(load_picture(dir.file("points.png")), load_picture(dir.file("splat.png")));
+  std::printf(
+      "N = %d, points vs splat over the particle area: mean |diff| %.3f %.3f %.3f; means points "
+      "%.2f %.2f %.2f, splat %.2f %.2f %.2f (of 255)\n",
+      n, d.mean_abs[0], d.mean_abs[1], d.mean_abs[2], d.mean_a[0], d.mean_a[1], d.mean_a[2], d.mean_b[0],
+      d.mean_b[1], d.mean_b[2]);
   for (int c = 0; c < 3; ++c) {
     EXPECT_LE(d.mean_abs[c], kMaxMeanAbsDifference) << "channel " << c << ", N = " << n;
-    EXPECT_NEAR(d.mean_b[c], d.mean_a[c], kMeanRelative * d.mean_a[c] + 1.0) << "channel " << c << ", N = " << n;
+    EXPECT_NEAR(d.mean_b[c], d.mean_a[c], kMeanRelative * d.mean_a[c] + 1.0)
+        << "channel " << c << ", N = " << n;
   }
 }
 
@@ -124,13 +129,15 @@ TEST(DrawPath, AutoMeasuresBothOnTheGpuAndNamesItsPick) {
   ASSERT_FALSE(j.is_discarded());
   const auto& calibration = j.at("render").at("draw_calibration");
   ASSERT_TRUE(calibration.is_object()) << j.at("render").dump();
-  const double points = calibration.at("points_ms").get<double>(), splat = calibration.at("splat_ms").get<double>();
+  const double points = calibration.at("points_ms").get<double>(),
+               splat = calibration.at("splat_ms").get<double>();
   EXPECT_GT(points, 0.0);
   EXPECT_GT(splat, 0.0);
   EXPECT_EQ(j.at("render").at("draw"), splat <= points ? "splat" : "points");
   // One line on stdout says which path and why.
-  EXPECT_NE(r.out.find("coalesce: draw: " + j.at("render").at("draw").get<std::string>() + " (auto: GPU time"),
-            std::string::npos)
+  EXPECT_NE(
+      r.out.find("coalesce: draw: " + j.at("render").at("draw").get<std::string>() + " (auto: GPU time"),
+      std::string::npos)
       << r.out;
   EXPECT_EQ(j.at("settings").at("draw_limit"), splat <= points ? 0 : 4194304);
 }
