@@ -123,7 +123,8 @@ void check_combinations(const Options& options, const std::vector<std::string>& 
   if (options.command != Command::Viewer) return;
   if (options.steps) {
     // --steps opens no window, so window-only flags would be silently ignored: say so instead.
-    for (std::string_view flag : {"--frames", "--screenshot", "--sweep", "--lab-tab", "--no-interop"}) {
+    for (std::string_view flag :
+         {"--frames", "--screenshot", "--sweep", "--lab-tab", "--no-interop", "--draw"}) {
       if (has(flag))
         throw UsageError(std::string(flag) +
                          " needs frames to render, but --steps runs with no window (drop " +
@@ -140,6 +141,14 @@ void check_combinations(const Options& options, const std::vector<std::string>& 
     throw UsageError(
         "--no-interop picks the CUDA backend's render path; --backend cpu always uploads from the "
         "host (drop --no-interop)");
+  if (options.draw == DrawChoice::Splat && options.backend == BackendChoice::Cpu)
+    throw UsageError(
+        "--draw splat needs the CUDA backend with CUDA-GL interop; --backend cpu has neither (drop "
+        "--backend cpu, or use --draw points)");
+  if (options.draw == DrawChoice::Splat && options.no_interop)
+    throw UsageError(
+        "--draw splat reads the render buffer through CUDA-GL interop, which --no-interop turns off "
+        "(drop --no-interop, or use --draw points)");
   if (!options.load_state.empty() && options.particles)
     throw UsageError("--particles conflicts with --load-state, whose file sets N (drop --particles)");
   if (!options.load_state.empty() && options.seed)

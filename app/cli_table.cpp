@@ -67,6 +67,17 @@ void set_draw_limit(Options& o, std::string_view v, const ValueContext& c) {
   o.draw_limit = static_cast<int>(parse_integer(c, v, 0, kMaxParticles, "0 draws all"));
 }
 
+void set_draw(Options& o, std::string_view v, const ValueContext& c) {
+  if (v == "auto")
+    o.draw = DrawChoice::Auto;
+  else if (v == "points")
+    o.draw = DrawChoice::Points;
+  else if (v == "splat")
+    o.draw = DrawChoice::Splat;
+  else
+    throw UsageError(bad_choice(c, v, "points|splat|auto"));
+}
+
 void set_dt(Options& o, std::string_view v, const ValueContext& c) {
   o.dt = parse_float(c, v, kTimeStepRange);
 }
@@ -218,8 +229,13 @@ const OptionSpec kOptions[] = {
      "plummer, galaxies (default), disk, cube, swirl, or a TOML file", set_scene, nullptr},
     {"--particles", "N", "65536", kViewerBench, "particle count; bench: a comma list of counts",
      set_particles, particles_range},
+    {"--draw", "points|splat|auto", "splat", kViewer,
+     "draw GL point sprites or the CUDA splat (needs CUDA-GL interop); auto (default): the faster here",
+     set_draw, nullptr},
     {"--draw-limit", "N", "4194304", kViewer,
-     "most particles drawn a frame (every k-th, k x the light); 0 = all", set_draw_limit, draw_limit_range},
+     "most particles drawn a frame (every k-th, k x the light); 0 = all (default: all with splat, "
+     "4194304 with points)",
+     set_draw_limit, draw_limit_range},
     {"--dt", "SECONDS", "0.001", kViewer, "time step (default: the scene's)", set_dt, dt_range},
     {"--softening", "EPS", "0.05", kViewer, "Plummer softening (default: the scene's)", set_softening,
      softening_range},

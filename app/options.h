@@ -12,7 +12,9 @@ namespace coalesce {
 
 enum class Command { Viewer, Bench, Lab };
 enum class BackendChoice { Auto, Cuda, Cpu };
-inline constexpr int kDefaultDrawLimit = 1 << 22;  // --draw-limit's default: 4194304
+// --draw: GL point sprites, the CUDA splat, or whichever measures faster on this GPU at start.
+enum class DrawChoice { Auto, Points, Splat };
+inline constexpr int kDefaultDrawLimit = 1 << 22;  // --draw-limit's default on the point path: 4194304
 inline constexpr int kMinLabSide = 256;            // lab --size: whole tiles of the transpose kernels
 inline constexpr int kMaxLabSide = 16384;          // 1 GiB per matrix
 
@@ -33,9 +35,10 @@ struct Options {
   std::optional<PackVariant> pack;  // default: fastest measured on this device
   int width = 1600;
   int height = 900;
-  // Viewer: most particles drawn per frame (every k-th, with k times the light); 0 = all. 4M keeps 16M at
-  // >= 60 FPS on an H100, whose point draw is vertex bound (docs/viewer.md, "Draw limit").
-  int draw_limit = kDefaultDrawLimit;
+  // Viewer: most particles drawn per frame (every k-th, with k times the light); 0 = all. Unset: all on
+  // the splat path, kDefaultDrawLimit on the point path, which is vertex bound on an H100 (docs/viewer.md).
+  std::optional<int> draw_limit;
+  DrawChoice draw = DrawChoice::Auto;
 
   // Viewer and scripting.
   bool headless = false;

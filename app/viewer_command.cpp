@@ -52,6 +52,12 @@ int run_viewer(const Options& options) {
 
   // The simulation first: with a CUDA backend, the headless context picks the EGL device of that GPU.
   ViewerSimulation simulation(options);
+  if (options.draw == DrawChoice::Splat && !simulation.is_cuda())
+    throw UsageError("--draw splat needs the CUDA backend, and this run has none" +
+                     (simulation.backend_notice().empty()
+                          ? std::string()
+                          : " (" + printable(simulation.backend_notice()) + ")") +
+                     "; use --draw points or --draw auto");
   for (const std::string& notice : {simulation.backend_notice(), simulation.scene_notice()})
     if (!notice.empty()) std::fprintf(stderr, "coalesce: %s\n", printable(notice).c_str());
 

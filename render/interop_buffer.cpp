@@ -10,9 +10,10 @@
 
 namespace coalesce {
 
-InteropBuffer::InteropBuffer(GLuint buffer) {
-  const cudaError_t status =
-      cudaGraphicsGLRegisterBuffer(&m_resource, buffer, cudaGraphicsRegisterFlagsWriteDiscard);
+InteropBuffer::InteropBuffer(GLuint buffer, InteropAccess access) {
+  const unsigned flags = access == InteropAccess::WriteDiscard ? cudaGraphicsRegisterFlagsWriteDiscard
+                                                               : cudaGraphicsRegisterFlagsNone;
+  const cudaError_t status = cudaGraphicsGLRegisterBuffer(&m_resource, buffer, flags);
   if (status != cudaSuccess) {
     (void)cudaGetLastError();  // clear the sticky-free error so later CUDA calls do not see it
     throw InteropError(std::string("cudaGraphicsGLRegisterBuffer: ") + cudaGetErrorString(status));

@@ -17,10 +17,14 @@ class InteropError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// WriteDiscard: CUDA only writes the buffer (the pack). ReadWrite: CUDA also reads it back after the pack
+// (the splat maps it a second time), so the driver must keep its contents across maps.
+enum class InteropAccess { WriteDiscard, ReadWrite };
+
 class InteropBuffer {
  public:
   // Registers `buffer` (an existing GL buffer, which must outlive this object). Throws InteropError.
-  explicit InteropBuffer(GLuint buffer);
+  InteropBuffer(GLuint buffer, InteropAccess access);
   ~InteropBuffer();
   InteropBuffer(const InteropBuffer&) = delete;
   InteropBuffer& operator=(const InteropBuffer&) = delete;

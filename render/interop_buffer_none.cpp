@@ -3,7 +3,7 @@
 
 namespace coalesce {
 
-InteropBuffer::InteropBuffer(GLuint) {
+InteropBuffer::InteropBuffer(GLuint, InteropAccess) {
   throw InteropError("this build has no CUDA-GL interop");
 }
 InteropBuffer::~InteropBuffer() = default;

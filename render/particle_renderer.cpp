@@ -8,6 +8,7 @@
 
 #include "render/shader_program.h"
 #include "sim/particle.h"
+#include "sim/sprite_light.h"
 
 namespace coalesce {
 
@@ -68,6 +69,20 @@ void ParticleRenderer::draw_points(const OrbitCamera& camera, int width, int hei
   glUniform1f(glGetUniformLocation(p, "u_speed_scale"), 1.0f / std::max(style.max_speed, 1e-6f));
   glUniform1f(glGetUniformLocation(p, "u_intensity"), style.intensity);
   glUniform1f(glGetUniformLocation(p, "u_max_pixels"), style.max_pixels);
+  // The sprite rule and colour map from their one definition (sim/sprite_light.h), not a GLSL copy.
+  glUniform1f(glGetUniformLocation(p, "u_flat_point_pixels"), kFlatPointPixels);
+  glUniform1f(glGetUniformLocation(p, "u_gaussian_fill"), kGaussianFill);
+  float at[kColourStops];
+  float rgb[kColourStops][3];
+  for (int i = 0; i < kColourStops; ++i) {
+    const ColourStop stop = colour_stop(i);
+    at[i] = stop.at;
+    rgb[i][0] = stop.r;
+    rgb[i][1] = stop.g;
+    rgb[i][2] = stop.b;
+  }
+  glUniform1fv(glGetUniformLocation(p, "u_colour_at"), kColourStops, at);
+  glUniform3fv(glGetUniformLocation(p, "u_colour_rgb"), kColourStops, &rgb[0][0]);
   // Additive blending without depth: a glowing, order-independent cloud.
   glDisable(GL_DEPTH_TEST);
   glEnable(GL_BLEND);
@@ -97,11 +112,16 @@ void ParticleRenderer::draw(const OrbitCamera& camera, const Viewport& viewport,
   if (m_particles > 0) draw_points(camera, viewport.width, viewport.height, style);
 
   glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(target));
+  draw_light(m_light.id(), viewport, style);
+}
+
+void ParticleRenderer::draw_light(GLuint light, const Viewport& viewport, const SpriteStyle& style) {
+  if (viewport.width <= 0 || viewport.height <= 0) return;
   glViewport(viewport.x, viewport.y, viewport.width, viewport.height);
   const GLuint t = m_tonemap.id();
   glUseProgram(t);
   glActiveTexture(GL_TEXTURE0);
-  glBindTexture(GL_TEXTURE_2D, m_light.id());
+  glBindTexture(GL_TEXTURE_2D, light);
   glUniform1i(glGetUniformLocation(t, "u_light"), 0);
   glUniform3fv(glGetUniformLocation(t, "u_background"), 1, style.background);
   glUniform1f(glGetUniformLocation(t, "u_exposure"), 1.0f);

@@ -38,6 +38,8 @@ class ParticleRenderer {
   void upload(const float* data, int particles);
   // Draws into `viewport` of the framebuffer bound when called (restored on return).
   void draw(const OrbitCamera& camera, const Viewport& viewport, const SpriteStyle& style);
+  // The tone-map pass alone, from a light texture of viewport's size made elsewhere (the CUDA splat).
+  void draw_light(GLuint light, const Viewport& viewport, const SpriteStyle& style);
 
   GLuint buffer_id() const { return m_buffer.id(); }
   int particles() const { return m_particles; }

@@ -11,25 +11,21 @@ uniform float u_viewport_height;
 uniform float u_speed_scale;   // 1 / the speed that maps to the top of the colour map
 uniform float u_intensity;     // per-particle brightness, lowered for large N so additive blending keeps detail
 uniform float u_max_pixels;    // largest sprite drawn, in pixels
+// The rule and the colour map of sim/sprite_light.h (drawn_sprite, colour_map), set from that header by
+// render/particle_renderer.cpp so the GL path and the CUDA splat draw the same light.
+uniform float u_flat_point_pixels;  // kFlatPointPixels: narrower sprites become one flat pixel
+uniform float u_gaussian_fill;      // kGaussianFill: the Gaussian's share of the sprite square
+uniform float u_colour_at[4];       // colour_stop(i).at
+uniform vec3 u_colour_rgb[4];       // colour_stop(i) r, g, b
 
 out vec3 v_colour;
 flat out int v_flat;  // 1: a single pixel without the Gaussian
 
-// Mirrors render/sprite_scale.cpp (drawn_sprite): tiny sprites become one flat pixel carrying the
-// light their Gaussian would have spread, so large N costs one fragment per particle.
-const float kFlatPointPixels = 2.0;
-const float kGaussianFill = 0.19277;  // pi (1 - e^-4) / 16: the Gaussian's share of the sprite square
-
-// Deep blue -> violet -> orange -> pale yellow: slow particles cool, fast ones hot.
 vec3 colour_map(float t) {
-  const vec3 c0 = vec3(0.10, 0.18, 0.60);
-  const vec3 c1 = vec3(0.45, 0.25, 0.85);
-  const vec3 c2 = vec3(1.00, 0.45, 0.20);
-  const vec3 c3 = vec3(1.00, 0.90, 0.60);
   t = clamp(t, 0.0, 1.0);
-  if (t < 0.33) return mix(c0, c1, t / 0.33);
-  if (t < 0.66) return mix(c1, c2, (t - 0.33) / 0.33);
-  return mix(c2, c3, (t - 0.66) / 0.34);
+  int i = 0;
+  while (i < 2 && t >= u_colour_at[i + 1]) ++i;
+  return mix(u_colour_rgb[i], u_colour_rgb[i + 1], (t - u_colour_at[i]) / (u_colour_at[i + 1] - u_colour_at[i]));
 }
 
 void main() {
@@ -39,9 +35,10 @@ void main() {
   // Projected diameter in pixels: world size * focal length (in pixels) / distance.
   float pixels = u_point_size * u_projection[1][1] * 0.5 * u_viewport_height / distance;
   float light;
-  if (pixels < kFlatPointPixels) {
+  if (pixels < u_flat_point_pixels) {
+    // One fragment carries the light the Gaussian would have spread, so large N costs one per particle.
     gl_PointSize = 1.0;
-    light = kGaussianFill * pixels * pixels;
+    light = u_gaussian_fill * pixels * pixels;
     v_flat = 1;
   } else {
     gl_PointSize = min(pixels, u_max_pixels);

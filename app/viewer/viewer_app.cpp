@@ -24,7 +24,7 @@ double ms_since(std::chrono::steady_clock::time_point start) {
 }  // namespace
 
 ViewerApp::ViewerApp(const Options& options, RenderTarget& target, ViewerSimulation& simulation)
-    : m_target(target), m_simulation(simulation), m_imgui(target) {
+    : m_target(target), m_simulation(simulation), m_imgui(target), m_draw(options.draw) {
   m_controls.pack = options.pack ? *options.pack : m_simulation.backend().preferred_pack_variant();
   m_pack_follows_fastest = !options.pack;
   m_fastest_pack = m_controls.pack;
@@ -37,7 +37,11 @@ ViewerApp::ViewerApp(const Options& options, RenderTarget& target, ViewerSimulat
   m_model.frames = &m_frames;
   m_model.sweep = &m_sweep;
   m_model.target = m_target.description();
-  m_controls.draw_limit = std::max(0, options.draw_limit);
+  m_model.draw = &m_draw;
+  // Unset: every particle where the splat draws, the 4M default where points do (follow_draw_path).
+  m_draw_limit_follows_path = !options.draw_limit;
+  m_controls.draw_limit = options.draw_limit ? std::max(0, *options.draw_limit)
+                                             : (options.draw == DrawChoice::Points ? kDefaultDrawLimit : 0);
   m_controls.draw_limit_input = m_controls.draw_limit > 0 ? m_controls.draw_limit : kDefaultDrawLimit;
   m_interop = options.no_interop ? InteropUse::Off : InteropUse::Allowed;
   rebuild_render_path();
@@ -67,13 +71,26 @@ void ViewerApp::add_notice(const std::string& text, bool error) {
 
 void ViewerApp::rebuild_render_path() {
   m_path.reset();  // unregister before the buffer is reallocated
-  m_path =
-      std::make_unique<RenderPath>(m_simulation.backend(), m_interop, m_renderer);
+  m_path = std::make_unique<RenderPath>(m_simulation.backend(), m_interop, m_draw.interop_access(), m_renderer);
   m_model.render_path = m_path->mode();
   m_model.notices.clear();
   for (const std::string& notice : m_base_notices) m_model.notices.push_back({notice, false});
   if (!m_path->notice().empty()) add_notice(m_path->notice(), false);
+  const std::string draw_notice = m_draw.on_render_path(*m_path);
+  if (!draw_notice.empty()) add_notice(draw_notice, false);
+  m_frames.render_gpu_ms.reset();  // the GPU times of another path or N would mislead
+  m_frames.splat_gpu_ms.reset();
   frame_camera();
+  follow_draw_path();
+}
+
+// The default draw limit follows the path: all particles with the splat, kDefaultDrawLimit with points.
+void ViewerApp::follow_draw_path() {
+  if (!m_draw_limit_follows_path) return;
+  const int limit = m_draw.path() == DrawPath::Splat ? 0 : kDefaultDrawLimit;
+  if (limit == m_controls.draw_limit) return;
+  m_controls.draw_limit = limit;
+  update_sprite_style();
 }
 
 // Frames the camera and the colour scale from the state: 90th percentiles of radius and speed.
@@ -147,7 +164,10 @@ void ViewerApp::apply_requests() {
   } catch (const std::exception& e) {
     add_notice(std::string("could not apply the change: ") + e.what(), true);
   }
-  if (r.draw_limit) m_controls.draw_limit = std::max(0, *r.draw_limit);
+  if (r.draw_limit) {
+    m_controls.draw_limit = std::max(0, *r.draw_limit);
+    m_draw_limit_follows_path = false;  // the user's choice now, on either path
+  }
   if (r.scene || r.particles) {
     m_stats.reset_all();
     rebuild_render_path();

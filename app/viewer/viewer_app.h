@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "app/options.h"
+#include "app/viewer/viewer_draw.h"
 #include "app/viewer/viewer_imgui.h"
 #include "app/viewer/viewer_model.h"
 #include "app/viewer/viewer_panel.h"
-#include "render/gpu_timer.h"
 #include "render/orbit_camera.h"
 #include "render/particle_renderer.h"
 #include "render/render_target.h"
@@ -38,6 +38,7 @@ class ViewerApp {
   void rebuild_render_path();
   void frame_camera();
   void update_sprite_style();
+  void follow_draw_path();
   void apply_requests();
   void simulate();
   void check_state();
@@ -48,7 +49,7 @@ class ViewerApp {
   ViewerSimulation& m_simulation;
   ImGuiSession m_imgui;
   ParticleRenderer m_renderer;
-  GpuTimer m_render_timer;
+  ViewerDraw m_draw;  // before m_path: the render buffer's interop access depends on the draw choice
   std::unique_ptr<RenderPath> m_path;
   OrbitCamera m_camera;
   SpriteStyle m_style;
@@ -63,6 +64,7 @@ class ViewerApp {
       m_base_notices;  // the backend's (CPU fallback) and the scene's, kept across rebuilds
   std::uint64_t m_last_clean_step = 0;
   bool m_screenshot_failed = false;
+  bool m_draw_limit_follows_path = true;  // no --draw-limit and none set in the panel yet
   bool m_pack_follows_fastest = true;  // no --pack and no choice in the panel yet
   PackVariant m_fastest_pack = PackVariant::Vector;
   float m_scene_radius = 1.0f;  // 90th percentile of |position| when the camera was last framed

@@ -47,20 +47,30 @@ int ViewerApp::run(const ViewerRun& run) {
     m_stats.add(m_simulation.backend().poll_timings(), m_simulation.backend().layout());
 
     m_target.bind_framebuffer();
+    // Particles get the area right of the panel, so the scene is centred in what the user sees.
+    const float scale = ImGui::GetIO().DisplayFramebufferScale.x;  // panel width is in window units
+    const int panel = static_cast<int>(kPanelWidth * (scale > 0.0f ? scale : 1.0f));
+    const int left = m_controls.panel_visible ? std::min(panel, size.width / 2) : 0;
+    const Viewport viewport{left, 0, size.width - left, size.height};
+    if (m_draw.calibration_due()) {
+      // --draw auto: both paths timed on this frame's particles, before the frame is drawn.
+      SpriteStyle measured = m_style;
+      measured.intensity *= m_controls.brightness;
+      m_draw.calibrate(*m_path, m_simulation.backend(), m_renderer, m_camera, viewport, measured);
+      follow_draw_path();
+    }
     glViewport(0, 0, size.width, size.height);
     glClearColor(0.015f, 0.015f, 0.03f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     SpriteStyle style = m_style;
     style.intensity *= m_controls.brightness;
-    // Particles get the area right of the panel, so the scene is centred in what the user sees.
-    const float scale = ImGui::GetIO().DisplayFramebufferScale.x;  // panel width is in window units
-    const int panel = static_cast<int>(kPanelWidth * (scale > 0.0f ? scale : 1.0f));
-    const int left = m_controls.panel_visible ? std::min(panel, size.width / 2) : 0;
-    // GPU time of the particle pass + tone map: the CPU only issues it, so its wall time hides the cost.
-    m_render_timer.begin();
-    m_renderer.draw(m_camera, Viewport{left, 0, size.width - left, size.height}, style);
-    m_render_timer.end();
-    if (const auto gpu_ms = m_render_timer.poll()) m_frames.add_render_gpu(*gpu_ms);
+    // GPU time of the draw: GL timer queries, and CUDA events around the splat, read frames later.
+    const std::string draw_notice =
+        m_draw.draw(*m_path, m_simulation.backend(), m_renderer, m_camera, viewport, style, m_frames);
+    if (!draw_notice.empty()) {
+      add_notice(draw_notice, false);
+      follow_draw_path();
+    }
     glViewport(0, 0, size.width, size.height);
     if (m_controls.panel_visible) m_panel.draw(m_model, m_controls, m_requests);
     m_imgui.render();

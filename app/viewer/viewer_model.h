@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "app/viewer/viewer_draw.h"
 #include "app/viewer/viewer_render_path.h"
 #include "app/viewer/viewer_simulation.h"
 #include "app/viewer/viewer_stats.h"
@@ -59,6 +60,7 @@ struct ViewerModel {
   const FrameStats* frames = nullptr;
   const LayoutSweep* sweep = nullptr;
   RenderPathMode render_path = RenderPathMode::HostUpload;
+  const ViewerDraw* draw = nullptr;  // points or splat, and why
   std::string target;  // window or headless context, GL renderer
   std::vector<Notice> notices;
   std::optional<NonFiniteReport> non_finite;

@@ -14,21 +14,34 @@ void draw_frame_line(const ViewerModel& model, const ViewerControls& controls) {
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "CPU wall time of each step. With the CUDA backend the kernels run asynchronously:\n"
-        "their GPU times are in the kernel table, the draw's in 'render (GPU)'.");
+        "their GPU times are in the kernel table, the draw's in 'GPU: draw'.");
   // Only the interop path leaves the pack kernel's GPU time out of the upload's CPU time.
   const InteropCost interop =
       interop_cost(f, model.stats->kernel(KernelKind::Pack), model.render_path == RenderPathMode::Interop);
-  if (f.render_gpu_ms.count() > 0)
-    ImGui::Text("GPU: render %.2f ms   interop %.1f%% of frame", f.render_gpu_ms.value(),
+  const bool splat = model.draw && model.draw->path() == DrawPath::Splat;
+  if (f.render_gpu_ms.count() > 0 && splat)
+    ImGui::Text("GPU: draw %.2f ms (splat %.2f, tone map %.2f)  interop %.1f%%", f.draw_gpu_ms(),
+                f.splat_gpu_ms.value(), f.render_gpu_ms.value(), 100.0 * interop.share_of_frame);
+  else if (f.render_gpu_ms.count() > 0)
+    ImGui::Text("GPU: draw %.2f ms (points + tone map)  interop %.1f%%", f.draw_gpu_ms(),
                 100.0 * interop.share_of_frame);
   else
-    ImGui::Text("GPU: render -   interop %.1f%% of frame", 100.0 * interop.share_of_frame);
+    ImGui::Text("GPU: draw -  interop %.1f%%", 100.0 * interop.share_of_frame);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
-        "render (GPU): particle pass + tone map, GL timer queries read back frames later.\n"
-        "interop: (upload CPU time [map + pack launch + unmap] + pack kernel GPU time) / frame\n"
+        "draw (GPU): points: particle pass + tone map (GL timer queries); splat: clear + CUDA splat kernel "
+        "+\n"
+        "copy into the light texture (CUDA events) + tone map (GL timer queries); both read back frames "
+        "later.\n"
+        "interop, %% of the frame: (upload CPU time [map + pack launch + unmap] + pack kernel GPU time) / "
+        "frame\n"
         "= %.3f ms per frame",
         interop.milliseconds);
+  if (model.draw) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("draw: %s", model.draw->reason().c_str());
+    ImGui::PopTextWrapPos();
+  }
   std::vector<float> history(f.history_frame_ms.begin(), f.history_frame_ms.end());
   if (!history.empty()) {
     ImGui::PlotLines("##frame", history.data(), static_cast<int>(history.size()), 0, "frame ms", 0.0f,

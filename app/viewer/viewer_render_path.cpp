@@ -6,7 +6,6 @@
 
 #include "render/gl_api.h"
 #include "render/gl_driver.h"
-#include "render/interop_buffer.h"
 #include "sim/particle.h"
 
 namespace coalesce {
@@ -23,7 +22,7 @@ const char* to_string(RenderPathMode mode) {
   return "?";
 }
 
-RenderPath::RenderPath(Backend& backend, InteropUse interop, ParticleRenderer& renderer) {
+RenderPath::RenderPath(Backend& backend, InteropUse interop, InteropAccess access, ParticleRenderer& renderer) {
   renderer.resize(backend.particle_count());
   if (!backend.device_info().gpu) return;  // the CPU backend uploads from host memory
   m_mode = RenderPathMode::Copy;
@@ -32,7 +31,7 @@ RenderPath::RenderPath(Backend& backend, InteropUse interop, ParticleRenderer& r
     return;
   }
   try {
-    m_interop = std::make_unique<InteropBuffer>(renderer.buffer_id());
+    m_interop = std::make_unique<InteropBuffer>(renderer.buffer_id(), access);
     m_mode = RenderPathMode::Interop;
   } catch (const InteropError& e) {
     m_notice = interop_unavailable_notice(current_gl_driver(), e.what());

@@ -8,12 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "render/interop_buffer.h"
 #include "render/particle_renderer.h"
 #include "sim/backend.h"
 
 namespace coalesce {
-
-class InteropBuffer;
 
 enum class RenderPathMode { Interop, Copy, HostUpload };
 const char* to_string(RenderPathMode mode);
@@ -24,7 +23,8 @@ class RenderPath {
  public:
   // Resizes the renderer's buffer to the backend's N and registers it when the backend is CUDA and
   // `interop` allows it.
-  RenderPath(Backend& backend, InteropUse interop, ParticleRenderer& renderer);
+  // `access`: ReadWrite where the CUDA splat may read the packed buffer back.
+  RenderPath(Backend& backend, InteropUse interop, InteropAccess access, ParticleRenderer& renderer);
   ~RenderPath();
   RenderPath(const RenderPath&) = delete;
   RenderPath& operator=(const RenderPath&) = delete;
@@ -34,6 +34,8 @@ class RenderPath {
 
   RenderPathMode mode() const { return m_mode; }
   const std::string& notice() const { return m_notice; }  // empty unless the CUDA backend copies
+  // The registered render buffer on the interop path (the CUDA splat maps it to read), else null.
+  InteropBuffer* interop() const { return m_interop.get(); }
 
   // Index of a particle with a non-finite position or speed, if one is seen. Host paths scan all of
   // them; the interop path reads back a bounded sample of the GL buffer so the check stays cheap.

@@ -53,6 +53,13 @@ json compare_json(const ViewerModel& model, Solver solver) {
   return compare;
 }
 
+// --draw auto's start-up measurement: GPU ms per frame of each path; null when nothing was measured.
+json calibration_json(const ViewerModel& model) {
+  if (!model.draw || !model.draw->calibration()) return nullptr;
+  return {{"points_ms", model.draw->calibration()->points_ms},
+          {"splat_ms", model.draw->calibration()->splat_ms}};
+}
+
 }  // namespace
 
 std::string screenshot_json(const ViewerModel& model, const ViewerControls& controls, int width, int height) {
@@ -75,7 +82,10 @@ std::string screenshot_json(const ViewerModel& model, const ViewerControls& cont
       {"render",
        {{"path", to_string(model.render_path)},
         {"target", model.target},
-        {"drawn_particles", model.drawn_particles}}},
+        {"drawn_particles", model.drawn_particles},
+        {"draw", model.draw ? to_string(model.draw->path()) : "points"},
+        {"draw_reason", model.draw ? model.draw->reason() : std::string()},
+        {"draw_calibration", calibration_json(model)}}},
       {"settings",
        {{"layout", text(to_string(backend.layout()))},
         {"pack_variant", text(to_string(controls.pack))},
@@ -83,6 +93,7 @@ std::string screenshot_json(const ViewerModel& model, const ViewerControls& cont
         {"scene", scene.name},  // where solver, dt, softening and attractors came from
         {"state_file", sim.state_file().empty() ? json(nullptr) : json(sim.state_file())},
         {"particles", backend.particle_count()},
+        {"draw", model.draw ? to_string(model.draw->choice()) : "points"},
         {"draw_limit", controls.draw_limit},
         {"seed", sim.state_file().empty() ? json(scene.seed) : json(nullptr)},  // no seed made a loaded state
         {"dt", scene.params.dt},
@@ -98,6 +109,9 @@ std::string screenshot_json(const ViewerModel& model, const ViewerControls& cont
         {"render_cpu_ms", f.render_cpu_ms.value()},
         {"render_gpu_ms", f.render_gpu_ms.value()},
         {"render_gpu_samples", f.render_gpu_ms.count()},
+        {"splat_gpu_ms", f.splat_gpu_ms.value()},
+        {"splat_gpu_samples", f.splat_gpu_ms.count()},
+        {"draw_gpu_ms", f.draw_gpu_ms()},
         {"upload_share_of_frame", f.frame_ms.value() > 0 ? f.upload_ms.value() / f.frame_ms.value() : 0.0},
         {"interop_ms", interop.milliseconds},
         {"interop_share_of_frame", interop.share_of_frame},

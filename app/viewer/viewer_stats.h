@@ -81,18 +81,23 @@ class ViewerStats {
 };
 
 // Frame timing: wall time per frame, the CPU wall time of its simulation, upload and render steps, and
-// the GPU time of the particle draw + tone map (timer queries, a few frames late).
+// the GPU time of the draw: the GL part (timer queries) and, on the splat path, the CUDA splat (events),
+// both read a few frames late.
 struct FrameStats {
   Ema frame_ms{0.05};
   Ema simulation_ms{0.05};  // CPU wall time: launches only, with the CUDA backend
   Ema upload_ms{0.05};      // CPU wall time: map + pack launch + unmap, or pack + glBufferSubData
   Ema render_cpu_ms{0.05};  // CPU wall time: issuing the draw, the panel and ImGui's draw lists
-  Ema render_gpu_ms{0.05};  // GPU time: particle pass + tone map (GL_TIME_ELAPSED)
+  Ema render_gpu_ms{0.05};  // GPU time of GL's part: particle pass + tone map, or the tone map alone (splat)
+  Ema splat_gpu_ms{0.05};   // GPU time of the CUDA splat: clear, kernel, copy into the texture (events)
   std::deque<float> history_frame_ms;
   long frames = 0;
   double fps() const { return frame_ms.value() > 0 ? 1000.0 / frame_ms.value() : 0.0; }
   void add(double frame, double simulation, double upload, double render);
   void add_render_gpu(double milliseconds) { render_gpu_ms.add(milliseconds); }
+  void add_splat_gpu(double milliseconds) { splat_gpu_ms.add(milliseconds); }
+  // The whole draw on the GPU, on either path: GL's part plus the splat's (0 on the point path).
+  double draw_gpu_ms() const { return render_gpu_ms.value() + splat_gpu_ms.value(); }
 };
 
 // The interop's cost per frame: map + unmap and the pack launch (CPU wall, upload_ms) plus the pack

@@ -15,8 +15,10 @@
 namespace coalesce::testing {
 namespace {
 
-TEST(CliDrawLimit, DefaultIsFourMillionAndZeroDrawsAll) {
-  EXPECT_EQ(parse_arguments({}).draw_limit, 4194304);
+// Unset by default: the viewer then draws all on the splat path and kDefaultDrawLimit (4M) with points.
+TEST(CliDrawLimit, UnsetByDefaultAndZeroDrawsAll) {
+  EXPECT_FALSE(parse_arguments({}).draw_limit.has_value());
+  EXPECT_EQ(kDefaultDrawLimit, 4194304);
   EXPECT_EQ(parse_arguments({"--draw-limit", "0"}).draw_limit, 0);
   EXPECT_EQ(parse_arguments({"--draw-limit=0"}).draw_limit, 0);
 }

@@ -31,7 +31,8 @@ struct Viewer {
   // What ViewerApp does on a new N: unregister before the buffer is reallocated, then register again.
   void rebuild() {
     path.reset();
-    path = std::make_unique<RenderPath>(simulation.backend(), InteropUse::Allowed, renderer);
+    path = std::make_unique<RenderPath>(simulation.backend(), InteropUse::Allowed, InteropAccess::WriteDiscard,
+                                        renderer);
   }
   void frame(PackVariant variant) {
     simulation.advance();
