@@ -5,12 +5,14 @@
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "kernels/device_probe.h"
 #include "kernels/diagnostics.h"
 #include "kernels/event_timing.h"
 #include "kernels/kernels.h"
+#include "sim/nvtx_range.h"
 #include "sim/byte_counts.h"
 
 namespace coalesce {
@@ -54,6 +56,8 @@ std::string CudaBackend::name() const {
 template <class Fn>
 void CudaBackend::timed(KernelKind kind, Layout layout, double bytes, double interactions_count,
                         Fn&& launch_fn) {
+  // The kernel family and layout as an NVTX range: "forces soa", "pack aos", ... (docs/profiling.md).
+  const NvtxRange range(std::string(to_string(kind)) + " " + std::string(to_string(layout)));
   m_timings.begin(m_stream.get());
   launch_fn();
   m_timings.end(m_stream.get(), KernelTiming{kind, layout, 0.0, bytes, interactions_count});
