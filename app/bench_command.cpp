@@ -32,6 +32,7 @@ BenchPlan make_plan(const Options& o, bool gpu) {
       o.bench_layouts.empty() ? std::vector<Layout>(kAllLayouts.begin(), kAllLayouts.end()) : o.bench_layouts;
   plan.repeats = o.repeats > 0 ? o.repeats : (gpu ? 20 : 5);
   if (!gpu) plan.warmup_calls = 3;  // CPU: no GPU start-up effects to wait out
+  plan.counters = o.counters;
   return plan;
 }
 
@@ -51,6 +52,7 @@ std::string reconstructed_command_line(const Options& o, const BenchPlan& plan) 
   if (o.backend != BackendChoice::Auto)
     line += o.backend == BackendChoice::Cuda ? " --backend cuda" : " --backend cpu";
   line += " --repeats " + std::to_string(plan.repeats);
+  if (!plan.counters) line += " --no-counters";
   if (!o.json.empty()) line += " --json " + o.json;
   return line;
 }

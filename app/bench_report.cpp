@@ -16,16 +16,26 @@ void print_bench_table(const BenchResult& r, std::FILE* out) {
                d.bus_width_bits);
   std::fprintf(out, "copy ceiling %.0f GB/s (measured this run) | theoretical peak %.0f GB/s\n",
                d.copy_peak_gbps, d.theoretical_peak_gbps);
-  std::fprintf(out, "%-10s %9s %-6s %-9s %-12s %10s %6s %9s %7s %14s\n", "solver", "N", "layout", "kernel",
-               "variant", "median ms", "cv", "GB/s", "% copy", "interactions/s");
+  std::vector<CounterReading> readings;
+  for (const BenchRow& row : r.rows) readings.push_back(row.counters);
+  if (!r.counters_reason.empty())
+    std::fprintf(out, "%s\n", r.counters_reason.c_str());
+  else
+    std::fprintf(out, "hw/f: DRAM bytes the hardware counted / formula bytes; sect/req: L1 sectors per global "
+                      "load/store request (4.0 = coalesced 4-byte words)\n");
+  const std::string clocks = clocks_note(d, readings);
+  if (!clocks.empty()) std::fprintf(out, "note: %s\n", clocks.c_str());
+  std::fprintf(out, "%-10s %9s %-6s %-9s %-12s %10s %6s %9s %7s %14s %5s %9s\n", "solver", "N", "layout", "kernel",
+               "variant", "median ms", "cv", "GB/s", "% copy", "interactions/s", "hw/f", "sect/req");
   int noisy = 0;
   for (const BenchRow& row : r.rows) {
     char rate[32] = "";
     if (row.interactions > 0) std::snprintf(rate, sizeof rate, "%.3e", row.interactions_per_second);
-    std::fprintf(out, "%-10s %9d %-6s %-9s %-12s %10.4f %5.1f%%%s %9.1f %6.1f%% %14s\n",
+    std::fprintf(out, "%-10s %9d %-6s %-9s %-12s %10.4f %5.1f%%%s %9.1f %6.1f%% %14s %5s %9s\n",
                  std::string(to_string(row.solver)).c_str(), row.particles,
                  std::string(to_string(row.layout)).c_str(), row.kernel.c_str(), row.variant.c_str(),
-                 row.median_ms, row.cv_percent, row.noisy ? "*" : " ", row.gbps, row.percent_of_copy, rate);
+                 row.median_ms, row.cv_percent, row.noisy ? "*" : " ", row.gbps, row.percent_of_copy, rate,
+                 counters_ratio_cell(row.counters, row.bytes).c_str(), sectors_cell(row.counters).c_str());
     noisy += row.noisy ? 1 : 0;
   }
   if (noisy > 0)
@@ -53,8 +63,11 @@ std::string bench_json(const BenchResult& r) {
                     {"gbps", row.gbps},
                     {"percent_of_copy", row.percent_of_copy},
                     {"interactions", row.interactions},
-                    {"interactions_per_second", row.interactions_per_second}});
+                    {"interactions_per_second", row.interactions_per_second},
+                    {"counters", counters_json(row.counters, row.bytes)}});
   }
+  std::vector<CounterReading> readings;
+  for (const BenchRow& row : r.rows) readings.push_back(row.counters);
   const json doc = {
       {"schema", "coalesce-bench/2"},
       {"command_line", r.command_line},
@@ -68,7 +81,10 @@ std::string bench_json(const BenchResult& r) {
         {"statistic", "median"},
         {"noisy_cv_percent", kNoisyCvPercent},
         {"bytes", "sim/byte_counts.h: each input read once, each output written once"},
-        {"copy_peak", "device-to-device copy, bytes read + written, measured at start-up"}}},
+        {"copy_peak", "device-to-device copy, bytes read + written, measured at start-up"},
+        {"counters", "a separate pass per row after the timed repeats: one call under CUPTI's range profiler "
+                     "(kernel replay), so the timed samples carry no profiling"}}},
+      {"clocks", clocks_json(r.device, readings, r.counters_reason)},
       {"rows", rows},
   };
   return doc.dump(2) + "\n";

@@ -51,9 +51,83 @@ std::vector<KernelTiming> timed_repeats(Backend& backend, int repeats, const std
   return kept;
 }
 
+// The counter pass of one call (kernel replay: the call runs once), or why there is none.
+struct CountedCall {
+  std::vector<KernelCounters> kernels;
+  std::string why_not;  // "" when counted
+};
+
+class RowCounting {
+ public:
+  // Decided on the first backend: counters need a GPU backend and CUPTI; says why not once on stderr.
+  void decide(const BenchPlan& plan, const Backend& backend, BenchResult& result) {
+    if (m_decided) return;
+    m_decided = true;
+    if (!plan.counters) {
+      m_why = "hardware counters off (--no-counters)";
+    } else if (!backend.device_info().gpu) {
+      m_why = "hardware counters unavailable: CPU backend";
+    } else {
+      m_pass = make_counter_pass(0, m_why);  // the CUDA backend runs on device 0
+    }
+    if (!m_pass) {
+      result.counters_reason = m_why;
+      if (plan.counters) std::fprintf(stderr, "coalesce: %s\n", m_why.c_str());
+    }
+  }
+
+  // One more call of `call` under the counter pass, after the timed repeats; its timings are dropped.
+  CountedCall count(Backend& backend, const std::function<void()>& call) {
+    if (!m_pass) return {{}, m_why};
+    CountedCall out;
+    try {
+      out.kernels = m_pass->measure_kernels([&] {
+        call();
+        backend.synchronize();
+      });
+    } catch (const std::exception& error) {
+      out.why_not = std::string("hardware counters failed: ") + error.what();
+      if (!m_failure_told) std::fprintf(stderr, "coalesce: %s\n", out.why_not.c_str());
+      m_failure_told = true;
+    }
+    (void)backend.poll_timings();
+    return out;
+  }
+
+ private:
+  bool m_decided = false;
+  bool m_failure_told = false;
+  std::string m_why;
+  std::unique_ptr<CounterPass> m_pass;
+};
+
+// Which of a counted call's kernel launches make a row. CUPTI's automatic ranges are numbered, not named
+// after the kernels, so the launch order tells them apart: a step launches the forces kernel(s), then the
+// integrate (drift) kernel last; a convert round trip launches its two halves in order, one kernel each.
+enum class Launches { All, Last, AllButLast, FirstHalf, SecondHalf };
+
+CounterReading reading_of(const CountedCall& counted, Launches which) {
+  if (!counted.why_not.empty()) return {false, counted.why_not, {}, 0};
+  const std::size_t n = counted.kernels.size();
+  std::size_t begin = 0, end = n;
+  switch (which) {
+    case Launches::All: break;
+    case Launches::Last: begin = n > 0 ? n - 1 : 0; break;
+    case Launches::AllButLast: end = n > 0 ? n - 1 : 0; break;
+    case Launches::FirstHalf: end = n / 2; break;
+    case Launches::SecondHalf: begin = n / 2; break;
+  }
+  const bool halves = which == Launches::FirstHalf || which == Launches::SecondHalf;
+  if (begin >= end || (halves && n % 2 != 0))
+    return {false, "hardware counters: " + std::to_string(n) + " kernel launches counted, not the ones expected", {}, 0};
+  std::vector<RowCounters> parts;
+  for (std::size_t i = begin; i < end; ++i) parts.push_back(counted.kernels[i].counters);
+  return {true, "", combine(parts), static_cast<int>(parts.size())};
+}
+
 BenchRow make_row(Solver solver, int n, Layout layout, std::string kernel, std::string variant,
                   std::vector<KernelTiming> timings, double copy_peak_gbps) {
-  BenchRow row{solver, n, layout, std::move(kernel), std::move(variant), 0, 0, 0, 0, 0, false, 0, 0, 0, 0, 0};
+  BenchRow row{solver, n, layout, std::move(kernel), std::move(variant), 0, 0, 0, 0, 0, false, 0, 0, 0, 0, 0, {}};
   if (timings.empty()) return row;
   std::sort(timings.begin(), timings.end(),
             [](const KernelTiming& a, const KernelTiming& b) { return a.milliseconds < b.milliseconds; });
@@ -95,6 +169,7 @@ std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice
              kKernelsPerLayout;
   int done = 0;
   std::vector<BenchRow> rows;
+  RowCounting counting;
   for (Solver solver : plan.solvers) {
     for (int n : solver == Solver::AllPairs ? plan.all_pairs_particles : plan.attractor_particles) {
       const Scene scene = bench_scene(solver, n);
@@ -107,6 +182,7 @@ std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice
         result.device = backend.device_info();  // the copy ceiling of this run, measured at start-up
       }
       const double copy_peak = result.device.copy_peak_gbps;
+      counting.decide(plan, backend, result);
       backend.upload(generate_initial_state(scene));
       const std::unique_ptr<PackTarget> target = backend.make_pack_target();
       double time = 0.0;
@@ -132,9 +208,12 @@ std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice
             timed_repeats(backend, plan.repeats, step, [](const KernelTiming&) { return true; });
         std::vector<KernelTiming> forces, drift;
         for (const KernelTiming& t : both) (t.kernel == KernelKind::Forces ? forces : drift).push_back(t);
+        const CountedCall counted_step = counting.count(backend, step);
         rows.push_back(make_row(solver, n, layout, "forces", "", forces, copy_peak));
+        rows.back().counters = reading_of(counted_step, Launches::AllButLast);
         progress(++done, total, where + " integrate");
         rows.push_back(make_row(solver, n, layout, "integrate", "", drift, copy_peak));
+        rows.back().counters = reading_of(counted_step, Launches::Last);
 
         for (PackVariant variant : kAllPackVariants) {
           progress(++done, total, where + " pack " + std::string(to_string(variant)));
@@ -143,6 +222,7 @@ std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice
           rows.push_back(make_row(solver, n, layout, "pack", std::string(to_string(variant)),
                                   timed_repeats(backend, plan.repeats, pack, of(KernelKind::Pack, layout)),
                                   copy_peak));
+          rows.back().counters = reading_of(counting.count(backend, pack), Launches::All);
         }
 
         // convert: to the next layout and back, timed as two rows (layout -> next, next -> layout), so
@@ -159,9 +239,12 @@ std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice
         for (const KernelTiming& t : timed_repeats(backend, plan.repeats, round_trip,
                                                    [](const KernelTiming& t) { return t.kernel == KernelKind::Convert; }))
           (t.layout == next ? there : back).push_back(t);
+        const CountedCall counted_trip = counting.count(backend, round_trip);
         rows.push_back(make_row(solver, n, layout, "convert", "to " + std::string(to_string(next)), there, copy_peak));
+        rows.back().counters = reading_of(counted_trip, Launches::FirstHalf);
         progress(++done, total, where + " convert back");
         rows.push_back(make_row(solver, n, next, "convert", "to " + std::string(to_string(layout)), back, copy_peak));
+        rows.back().counters = reading_of(counted_trip, Launches::SecondHalf);
       }
     }
   }

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/counters/hardware_counters.h"  // plain C++: CounterReading
 #include "sim/backend.h"
 #include "sim/layout.h"
 
@@ -17,6 +18,7 @@ struct BenchPlan {
   int repeats = 20;
   int warmup_calls = 30;    // at least this many calls...
   double warmup_ms = 10.0;  // ...and at least this much work before timing (timing hygiene, docs/perf.md)
+  bool counters = true;     // a counter pass per row after the timed one (--no-counters: none)
 };
 
 struct BenchRow {
@@ -34,6 +36,7 @@ struct BenchRow {
   double percent_of_copy;
   double interactions;  // forces only
   double interactions_per_second;
+  CounterReading counters;  // the hardware's counts of one call, from a pass apart from the timed one
 };
 
 struct BenchResult {
@@ -43,6 +46,7 @@ struct BenchResult {
   std::string date_utc;
   BenchPlan plan;
   std::vector<BenchRow> rows;
+  std::string counters_reason;  // why no row has counters ("" when the counter pass ran)
 };
 
 }  // namespace coalesce

@@ -180,6 +180,12 @@ void set_only(Options& o, std::string_view v, const ValueContext& c) {
 void set_no_warmup(Options& o, std::string_view, const ValueContext&) {
   o.lab_no_warmup = true;
 }
+void set_counters(Options& o, std::string_view, const ValueContext&) {
+  o.counters = true;
+}
+void set_no_counters(Options& o, std::string_view, const ValueContext&) {
+  o.counters = false;
+}
 void set_help(Options& o, std::string_view, const ValueContext&) {
   o.show_help = true;
 }
@@ -274,6 +280,11 @@ const OptionSpec kOptions[] = {
      nullptr},
     {"--no-warmup", "", "", kLab, "no warm-up launches (for profilers, which replay every launch)",
      set_no_warmup, nullptr},
+    {"--counters", "", "", kBench | kLab,
+     "hardware counters per row (CUPTI), in a pass after the timed one (default where available)", set_counters,
+     nullptr},
+    {"--no-counters", "", "", kBench | kLab, "no hardware counter pass (for other profilers, or a faster run)",
+     set_no_counters, nullptr},
     {"--help", "", "", kAll, "print this help and exit", set_help, nullptr},
     {"--version", "", "", kAll, "print the version and the features built in, and exit", set_version,
      nullptr},

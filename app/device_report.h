@@ -6,6 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <vector>
+
+#include "kernels/counters/hardware_counters.h"  // plain C++: what a counter pass measured
 #include "sim/backend.h"
 
 namespace coalesce {
@@ -16,5 +19,24 @@ nlohmann::json device_json(const DeviceInfo& device);
 
 // "580.159.04 / CUDA 13.0" (the kernel driver and the CUDA version it supports); "" for the CPU.
 std::string driver_text(const DeviceInfo& device);
+
+// A row's "counters" block (docs/bench-json.md): {"available": true, the hardware's bytes, sectors,
+// requests and wavefronts, their ratios, the clocks} or {"available": false, "reason": "..."}.
+// `formula_bytes` is the row's byte formula; ratios with a zero denominator are null.
+nlohmann::json counters_json(const CounterReading& reading, double formula_bytes);
+
+// The run's "clocks" block: the SM and memory clocks the counter passes measured (averaged over the rows,
+// weighted by kernel time) beside the device's maximums, and a note when they differ by more than 5%.
+// `why_none` says why nothing was measured, when no row has counters.
+nlohmann::json clocks_json(const DeviceInfo& device, const std::vector<CounterReading>& rows,
+                           const std::string& why_none);
+// The note alone ("" when the clocks agree within 5% or were not measured), for the tables.
+std::string clocks_note(const DeviceInfo& device, const std::vector<CounterReading>& rows);
+
+// Table cells: "hw/formula" as "1.02", sectors per request as "4.0/4.0" (loads/stores); "-" where none.
+std::string counters_ratio_cell(const CounterReading& reading, double formula_bytes);
+std::string sectors_cell(const CounterReading& reading);
+// Shared-memory wavefronts per request as "1.0/32.0" (loads/stores); "-" where none.
+std::string wavefronts_cell(const CounterReading& reading);
 
 }  // namespace coalesce

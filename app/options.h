@@ -58,6 +58,7 @@ struct Options {
   int repeats = 0;                    // 0: the command's default
   std::optional<int> lab_size;        // lab: matrix side / element count scale
   std::vector<std::string> lab_only;  // lab: experiment names to run (empty: all)
+  bool counters = true;               // bench, lab: a hardware counter pass per row (--no-counters: off)
   bool lab_no_warmup = false;         // lab --no-warmup: no warm-up launches (profilers replay each one)
 };
 

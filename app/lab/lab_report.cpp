@@ -39,19 +39,31 @@ std::string lab_table(const lab::LabRun& run, const std::vector<const lab::LabEx
          "\n";
   out += "side " + std::to_string(run.settings.side) + ", 1-D arrays of " +
          std::to_string(run.settings.elements()) + " floats, median of " +
-         std::to_string(run.settings.repeats) + " repeats after warm-up; 1 GB = 1e9 B\n\n";
+         std::to_string(run.settings.repeats) + " repeats after warm-up; 1 GB = 1e9 B\n";
+  std::vector<CounterReading> readings;
+  for (const lab::LabRow& row : run.rows) readings.push_back(row.counters);
+  if (!run.counters_reason.empty())
+    out += run.counters_reason + "\n";
+  else
+    out += "hw/f: DRAM bytes the hardware counted / formula bytes; sect/req: L1 sectors per global load/store "
+           "request; wf/req: shared-memory wavefronts per load/store request (1.0 = no bank conflict)\n";
+  const std::string clocks = clocks_note(run.device, readings);
+  if (!clocks.empty()) out += "note: " + clocks + "\n";
+  out += "\n";
   std::size_t variant_width = 10;
   for (const lab::LabRow& row : run.rows) variant_width = std::max(variant_width, row.variant.size() + 2);
-  const std::size_t widths[] = {11, variant_width, 10, 9, 8, 6};
+  const std::size_t widths[] = {11, variant_width, 10, 9, 8, 6, 6, 10, 10};
   out += pad("experiment", widths[0]) + pad("variant", widths[1]) + pad("time ms", widths[2]) +
-         pad("GB/s", widths[3]) + pad("% copy", widths[4]) + pad("check", widths[5]) + "article's figure\n";
+         pad("GB/s", widths[3]) + pad("% copy", widths[4]) + pad("check", widths[5]) + pad("hw/f", widths[6]) +
+         pad("sect/req", widths[7]) + pad("wf/req", widths[8]) + "article's figure\n";
   for (const lab::LabRow& row : run.rows) {
     std::string article = row.article;
     if (!row.note.empty()) article = row.note + (article.empty() ? "" : "; " + article);
     out += pad(row.experiment, widths[0]) + pad(row.variant, widths[1]) +
            pad(format("%.4f", row.time_ms), widths[2]) + pad(format("%.0f", row.gbps), widths[3]) +
-           pad(pct_text(row.pct_copy), widths[4]) + pad(row.check_ok ? "ok" : "FAIL", widths[5]) + article +
-           "\n";
+           pad(pct_text(row.pct_copy), widths[4]) + pad(row.check_ok ? "ok" : "FAIL", widths[5]) +
+           pad(counters_ratio_cell(row.counters, row.bytes), widths[6]) + pad(sectors_cell(row.counters), widths[7]) +
+           pad(wavefronts_cell(row.counters), widths[8]) + article + "\n";
   }
   out += "\nbytes and lessons:\n";
   for (const lab::LabExperiment* e : experiments)
@@ -88,9 +100,13 @@ std::string lab_json(const lab::LabRun& run, const std::vector<const lab::LabExp
                     {"byte_formula", r.byte_formula},
                     {"article", r.article},
                     {"note", r.note},
-                    {"check_ok", r.check_ok}});
+                    {"check_ok", r.check_ok},
+                    {"counters", counters_json(r.counters, r.bytes)}});
   }
   doc["rows"] = rows;
+  std::vector<CounterReading> readings;
+  for (const lab::LabRow& r : run.rows) readings.push_back(r.counters);
+  doc["clocks"] = clocks_json(run.device, readings, run.counters_reason);
   return doc.dump(2) + "\n";
 }
 

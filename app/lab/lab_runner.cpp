@@ -3,6 +3,9 @@
 
 #include <cuda_runtime.h>
 
+#include <cstdio>
+#include <memory>
+
 #include "kernels/cuda_check.h"
 #include "kernels/device_probe.h"
 #include "kernels/lab/lab_experiments.h"
@@ -18,7 +21,16 @@ LabRun run_experiments(const LabSettings& settings, const std::vector<const LabE
   run.device = query_device_info(device);
   const int count = static_cast<int>(experiments.size());
   run.copy_gbps = measure_copy_ceiling(settings);
-  const LabContext context{settings, run.copy_gbps};
+  LabContext context{settings, run.copy_gbps, nullptr, ""};
+  std::unique_ptr<CounterPass> pass;
+  if (settings.counters) {
+    pass = make_counter_pass(device, context.counters_reason);
+    if (!pass) std::fprintf(stderr, "coalesce: %s\n", context.counters_reason.c_str());
+  } else {
+    context.counters_reason = "hardware counters off (--no-counters)";
+  }
+  context.counter_pass = pass.get();
+  run.counters_reason = context.counters_reason;
   for (int i = 0; i < count; ++i) {
     if (progress) progress(i, count, experiments[i]);
     std::vector<LabRow> rows = experiments[i]->run(context);

@@ -87,6 +87,9 @@ void run_chosen(LabTab::State& s, const lab::LabExperiment& chosen) {
   settings.side = kSides[s.size_choice];
   settings.repeats = kTabRepeats;
   settings.seed = static_cast<std::uint32_t>(ImGui::GetFrameCount() * 2654435761u);
+  // The tab shows no counters, and the panel's hardware sampler holds CUPTI's PM sampling while the viewer
+  // runs: no range-profiler pass here (coalesce lab has it).
+  settings.counters = false;
   s.error.clear();
   try {
     // Blocks this frame for the run (seconds at most): the numbers are worth more than a smooth frame here.

@@ -33,7 +33,25 @@ struct RowCounters {
   double shared_store_requests = 0.0;
   double sm_clock_hz = 0.0;    // average over the range
   double dram_clock_hz = 0.0;  // average over the range
+  double duration_ns = 0.0;    // GPU time of the range (gpu__time_duration.sum): weights the clocks
 };
+
+// One kernel launch's counters, as the range profiler's automatic ranges give them (one per launch).
+struct KernelCounters {
+  std::string kernel;  // the kernel's function name as CUPTI names the range
+  RowCounters counters;
+};
+
+// What a report row carries: the counters, or why there are none (one line).
+struct CounterReading {
+  bool available = false;
+  std::string reason;
+  RowCounters values;
+  int kernels = 0;  // kernel launches the values add up
+};
+
+// Sums of bytes, sectors, requests and wavefronts; clocks averaged, weighted by each part's duration.
+RowCounters combine(const std::vector<RowCounters>& parts);
 
 // Replays a row's launches under the range profiler, in a pass apart from the timed one.
 class CounterPass {
@@ -42,6 +60,9 @@ class CounterPass {
   // Runs `launches` (the row's kernel launches on the calling thread's current device and stream, as
   // many times as the profiler needs passes) and returns what the hardware counted for one call.
   virtual RowCounters measure(const std::function<void()>& launches) = 0;
+  // The same, one entry per kernel launch in launch order, so a caller whose one call runs several
+  // kernels (a simulation step: forces, then integrate) can tell them apart.
+  virtual std::vector<KernelCounters> measure_kernels(const std::function<void()>& launches) = 0;
 };
 
 // One sample of the PM sampler: the interval it covers and the rates over it.

@@ -76,8 +76,8 @@ std::vector<LabRow> run_banks_experiment(const LabContext& context) {
     launch_banks(table.data(), out.data(), threads, stride, kIterations);
     const bool ok =
         device_check(out.data(), threads, BankExpected{context.settings.seed, stride, kIterations});
-    const double ms = median_time_ms(
-        [&] { launch_banks(table.data(), out.data(), threads, stride, kIterations); }, context.settings);
+    const TimedRow ms = timed_row(
+        [&] { launch_banks(table.data(), out.data(), threads, stride, kIterations); }, context);
     if (stride == 1) one_way_ms = ms;
     const std::string name = stride == 33
                                  ? "stride 32 +1 pad (33)"

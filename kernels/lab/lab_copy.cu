@@ -71,8 +71,8 @@ LabRow time_copy(const LabContext& context, const char* experiment, const std::s
   const unsigned gs_blocks = resident_blocks();
   launch_copy(kernel, in.data(), out.data(), n, gs_blocks);
   const bool ok = device_check(out.data(), n, SameValue{context.settings.seed});
-  const double ms =
-      median_time_ms([&] { launch_copy(kernel, in.data(), out.data(), n, gs_blocks); }, context.settings);
+  const TimedRow ms =
+      timed_row([&] { launch_copy(kernel, in.data(), out.data(), n, gs_blocks); }, context);
   return make_row(context, experiment, variant, ms, 2.0 * n * 4, kCopyFormula, article, ok);
 }
 
@@ -90,12 +90,11 @@ std::vector<LabRow> run_copy_experiment(const LabContext& context) {
   poison(out.data(), n * sizeof(float));
   COALESCE_CUDA_CHECK(cudaMemcpy(out.data(), in.data(), n * sizeof(float), cudaMemcpyDeviceToDevice));
   const bool ok = device_check(out.data(), n, SameValue{context.settings.seed});
-  const double ms = median_time_ms(
+  const TimedRow ms = timed_row(
       [&] {
         COALESCE_CUDA_CHECK(
             cudaMemcpyAsync(out.data(), in.data(), n * sizeof(float), cudaMemcpyDeviceToDevice));
-      },
-      context.settings);
+      }, context);
   std::vector<LabRow> rows;
   rows.push_back(make_row(context, "copy", "cudaMemcpy D2D", ms, 2.0 * n * 4, kCopyFormula,
                           "H100 (art. 004): theoretical peak 3352 GB/s (3122 GiB/s)", ok));

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -95,6 +96,19 @@ template <class Launch>
 double median_time_ms(Launch&& launch, const LabSettings& settings) {
   return coalesce::median_time_ms(std::forward<Launch>(launch),
                                   TimingPlan{settings.warmup_calls, settings.warmup_ms, settings.repeats});
+}
+
+// One more run of `launch` under the context's counter pass (kernel replay), or why there is none.
+CounterReading count_launch(const LabContext& context, const std::function<void()>& launch);
+
+// The median time of launch() (median_time_ms above), then its counter pass: the timed launches carry
+// no profiling.
+template <class Launch>
+TimedRow timed_row(Launch&& launch, const LabContext& context) {
+  TimedRow row;
+  row.ms = median_time_ms(launch, context.settings);
+  row.counters = count_launch(context, std::function<void()>(launch));
+  return row;
 }
 
 }  // namespace coalesce::lab

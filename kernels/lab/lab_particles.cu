@@ -110,7 +110,6 @@ constexpr float kTol = 1e-6f;
 std::vector<LabRow> run_particles_experiment(const LabContext& context) {
   const std::int64_t n = context.settings.elements() / 4;
   const std::uint32_t seed = context.settings.seed;
-  const LabSettings& settings = context.settings;
   std::vector<LabRow> rows;
   {
     DeviceBuffer<Particle> p(n);
@@ -120,7 +119,7 @@ std::vector<LabRow> run_particles_experiment(const LabContext& context) {
       fill_values(flat, 7 * n, seed);
       launch_aos(p.data(), n, kDt, u);
       const bool ok = device_check(flat, 7 * n, AosExpected{seed, all}, kTol);
-      const double ms = median_time_ms([&] { launch_aos(p.data(), n, kDt, u); }, settings);
+      const TimedRow ms = timed_row([&] { launch_aos(p.data(), n, kDt, u); }, context);
       rows.push_back(make_row(context, "particles", all ? "AoS all fields" : "AoS x only", ms,
                               (all ? 9.0 : 3.0) * n * 4, all ? kAllFormula : kSingleFormula,
                               all ? kArticle : "", ok));
@@ -138,7 +137,7 @@ std::vector<LabRow> run_particles_experiment(const LabContext& context) {
       bool ok = true;
       for (int f = 0; f < 6; ++f)
         ok = device_check(fields[f].data(), n, SoaExpected{seed, f, all}, kTol) && ok;
-      const double ms = median_time_ms([&] { launch_soa(s, n, kDt, u); }, settings);
+      const TimedRow ms = timed_row([&] { launch_soa(s, n, kDt, u); }, context);
       rows.push_back(make_row(context, "particles", all ? "SoA all fields" : "SoA x only", ms,
                               (all ? 9.0 : 3.0) * n * 4, all ? kAllFormula : kSingleFormula,
                               all ? kArticle : "", ok));
@@ -151,7 +150,7 @@ std::vector<LabRow> run_particles_experiment(const LabContext& context) {
     launch_float4(pos_mass.data(), vel.data(), n, kDt);
     const bool ok =
         device_check(reinterpret_cast<const float*>(pos_mass.data()), 4 * n, Float4Expected{seed}, kTol);
-    const double ms = median_time_ms([&] { launch_float4(pos_mass.data(), vel.data(), n, kDt); }, settings);
+    const TimedRow ms = timed_row([&] { launch_float4(pos_mass.data(), vel.data(), n, kDt); }, context);
     rows.push_back(make_row(context, "particles", "float4 all fields", ms, 9.0 * n * 4,
                             "9 x N x 4 B useful (moves 48 B/particle: 2 float4 read, 1 written)", "", ok));
   }

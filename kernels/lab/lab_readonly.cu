@@ -133,8 +133,8 @@ std::vector<LabRow> run_ldg_experiment(const LabContext& context) {
     poison(out.data(), n * sizeof(float));
     launch_stencil(v.path, in.data(), out.data(), n);
     const bool ok = device_check(out.data(), n, StencilExpected{context.settings.seed, n}, kTol);
-    const double ms =
-        median_time_ms([&] { launch_stencil(v.path, in.data(), out.data(), n); }, context.settings);
+    const TimedRow ms =
+        timed_row([&] { launch_stencil(v.path, in.data(), out.data(), n); }, context);
     rows.push_back(
         make_row(context, "ldg", std::string("5-point stencil, ") + v.name, ms, 2.0 * n * 4,
                  "2 x N x 4 B (each input read once, each output written once; 5 loads per output)",
@@ -167,8 +167,8 @@ std::vector<LabRow> run_constant_experiment(const LabContext& context) {
     poison(out.data(), n * sizeof(float));
     launch_polynomial(v.path, in.data(), out.data(), coefficients.data(), n);
     const bool ok = device_check(out.data(), n, expected, kTol);
-    const double ms = median_time_ms(
-        [&] { launch_polynomial(v.path, in.data(), out.data(), coefficients.data(), n); }, context.settings);
+    const TimedRow ms = timed_row(
+        [&] { launch_polynomial(v.path, in.data(), out.data(), coefficients.data(), n); }, context);
     rows.push_back(make_row(context, "constant", std::string("16-term polynomial, ") + v.name, ms,
                             2.0 * n * 4, "2 x N x 4 B (read x, write p(x); 16 coefficients not counted)",
                             v.article, ok));

@@ -67,8 +67,8 @@ std::vector<LabRow> run_strided_experiment(const LabContext& context) {
     poison(out.data(), n_out * sizeof(float));
     launch_strided(in.data(), out.data(), n_out, stride);
     const bool ok = device_check(out.data(), n_out, ShiftedValue{context.settings.seed, stride, 0});
-    const double ms =
-        median_time_ms([&] { launch_strided(in.data(), out.data(), n_out, stride); }, context.settings);
+    const TimedRow ms =
+        timed_row([&] { launch_strided(in.data(), out.data(), n_out, stride); }, context);
     rows.push_back(
         make_row(context, "strided", "stride " + std::to_string(stride), ms, 2.0 * n_out * 4,
                  "useful bytes: 2 x (N/stride) x 4 B (each copied element read once, written once)",
@@ -87,8 +87,8 @@ std::vector<LabRow> run_offset_experiment(const LabContext& context) {
     poison(out.data(), n_out * sizeof(float));
     launch_offset(in.data(), out.data(), n_out, offset);
     const bool ok = device_check(out.data(), n_out, ShiftedValue{context.settings.seed, 1, offset});
-    const double ms =
-        median_time_ms([&] { launch_offset(in.data(), out.data(), n_out, offset); }, context.settings);
+    const TimedRow ms =
+        timed_row([&] { launch_offset(in.data(), out.data(), n_out, offset); }, context);
     rows.push_back(
         make_row(context, "offset", "read offset " + std::to_string(offset) + " floats", ms, 2.0 * n_out * 4,
                  "2 x (N-32) x 4 B (read misaligned by the offset, write aligned)",

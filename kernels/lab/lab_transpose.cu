@@ -152,18 +152,16 @@ std::vector<LabRow> run_transpose_experiment(const LabContext& context) {
       poison(out.data(), n * sizeof(float));
       launch_transpose(v.kernel, in.data(), out.data(), side, side, handle.get());
       const bool ok = device_check(out.data(), n, TransposedValue{context.settings.seed, side, side});
-      const double ms =
-          median_time_ms([&] { launch_transpose(v.kernel, in.data(), out.data(), side, side, handle.get()); },
-                         context.settings);
+      const TimedRow ms =
+          timed_row([&] { launch_transpose(v.kernel, in.data(), out.data(), side, side, handle.get()); }, context);
       rows.push_back(make_row(context, "transpose", v.name + size, ms, 2.0 * n * 4, kFormula, v.article, ok));
     }
     note_best_vs_sgeam(rows, rows.size() - std::size(kVariants));
-    const double ms = median_time_ms(
+    const TimedRow ms = timed_row(
         [&] {
           COALESCE_CUDA_CHECK(
               cudaMemcpyAsync(out.data(), in.data(), n * sizeof(float), cudaMemcpyDeviceToDevice));
-        },
-        context.settings);
+        }, context);
     const bool ok = device_check(out.data(), n, SameValue{context.settings.seed});
     rows.push_back(
         make_row(context, "transpose", "copy (same bytes)" + size, ms, 2.0 * n * 4, kFormula, "", ok));

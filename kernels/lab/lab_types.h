@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "kernels/counters/hardware_counters.h"  // plain C++: the counter pass and its readings
 #include "sim/backend.h"
 
 namespace coalesce::lab {
@@ -18,6 +19,7 @@ struct LabSettings {
   std::uint32_t seed = 12345;  // inputs are a hash of (seed, index): never zeros, fresh per run
   int warmup_calls = 30;       // warm-up: at least this many calls...
   double warmup_ms = 10.0;     // ...and about this much work (Nsight Compute runs set both low)
+  bool counters = true;        // a counter pass per row after the timed one (--no-counters: none)
 
   // 1-D experiments move 4 * side^2 floats per array (1 GiB at side 8192, far beyond the 50 MB L2).
   std::int64_t elements() const { return 4LL * side * side; }
@@ -35,12 +37,22 @@ struct LabRow {
   std::string article;       // the article's quoted figure and GPU, "" when the article quotes none
   std::string note;          // extra measured fact, e.g. "x3.9 vs 1-way"
   bool check_ok = false;     // the output matched the reference
+  CounterReading counters;   // the hardware's counts of one launch, from a pass apart from the timed one
 };
 
 // What every experiment sees: the settings and the copy ceiling measured in the same run.
 struct LabContext {
   LabSettings settings;
   double copy_gbps = 0;
+  CounterPass* counter_pass = nullptr;  // null: no counters, for `counters_reason`
+  std::string counters_reason;
+};
+
+// A row's timing (the median, in ms) and its counter pass. Reads as the time where a double is wanted.
+struct TimedRow {
+  double ms = 0;
+  CounterReading counters;
+  operator double() const { return ms; }  // NOLINT: the experiments compute with the time
 };
 
 // A registry entry: the CLI, the Lab tab and the tests all iterate the same list.
@@ -78,6 +90,7 @@ struct LabRun {
   std::string date_utc;  // ISO 8601
   double copy_gbps = 0;
   std::vector<LabRow> rows;
+  std::string counters_reason;  // why no row has counters ("" when the counter pass ran)
 };
 
 // A row with GB/s and % of copy derived from the time, the byte count and the run's copy ceiling.
@@ -93,6 +106,16 @@ inline LabRow make_row(const LabContext& context, std::string experiment, std::s
   row.byte_formula = std::move(byte_formula);
   row.article = std::move(article);
   row.check_ok = check_ok;
+  return row;
+}
+
+// The same, from a timed row: its median time and its counters.
+inline LabRow make_row(const LabContext& context, std::string experiment, std::string variant,
+                       const TimedRow& timed, double bytes, std::string byte_formula, std::string article,
+                       bool check_ok) {
+  LabRow row = make_row(context, std::move(experiment), std::move(variant), timed.ms, bytes,
+                        std::move(byte_formula), std::move(article), check_ok);
+  row.counters = timed.counters;
   return row;
 }
 

@@ -59,8 +59,7 @@ std::vector<LabRow> run_vecadd_experiment(const LabContext& context) {
     poison(c.data(), n * sizeof(float));
     launch_vector_add(v.pattern, a.data(), b.data(), c.data(), n);
     const bool ok = device_check(c.data(), n, SumValue{context.settings.seed});
-    const double ms = median_time_ms([&] { launch_vector_add(v.pattern, a.data(), b.data(), c.data(), n); },
-                                     context.settings);
+    const TimedRow ms = timed_row([&] { launch_vector_add(v.pattern, a.data(), b.data(), c.data(), n); }, context);
     rows.push_back(make_row(context, "vecadd", v.name, ms, 3.0 * n * 4, "3 x N x 4 B (read a and b, write c)",
                             v.article, ok));
   }

@@ -50,6 +50,9 @@ TEST(Bench, CpuSweepWritesEveryRowAsValidJson) {
     EXPECT_EQ(row.at("noisy").get<bool>(), cv > doc.at("method").at("noisy_cv_percent").get<double>())
         << row.dump();
     EXPECT_GT(row.at("bytes").get<double>(), 0.0) << row.dump();
+    // The CPU backend has no hardware counters: every row says so, in the one line the user saw.
+    EXPECT_FALSE(row.at("counters").at("available").get<bool>()) << row.dump();
+    EXPECT_EQ(row.at("counters").at("reason"), "hardware counters unavailable: CPU backend") << row.dump();
     if (row.at("kernel") == "forces") {
       ++forces;
       EXPECT_GT(row.at("interactions_per_second").get<double>(), 0.0);
@@ -62,6 +65,32 @@ TEST(Bench, CpuSweepWritesEveryRowAsValidJson) {
   const std::multiset<std::string> expected = {"soa to float4", "float4 to soa", "float4 to aos", "aos to float4",
                                                "soa to float4", "float4 to soa", "float4 to aos", "aos to float4"};
   EXPECT_EQ(directions, expected);
+  // No clocks were measured, and the run says why; the maximums are the device's (0 on the CPU).
+  const auto& clocks = doc.at("clocks");
+  EXPECT_FALSE(clocks.at("measured").get<bool>());
+  EXPECT_EQ(clocks.at("reason"), "hardware counters unavailable: CPU backend");
+  EXPECT_TRUE(clocks.contains("max_sm_mhz"));
+  EXPECT_TRUE(clocks.contains("max_memory_mhz"));
+  std::remove(options.json.c_str());
+}
+
+TEST(Bench, NoCountersSaysTheyAreOff) {
+  testing::TestRng rng;
+  Options options;
+  options.command = Command::Bench;
+  options.backend = BackendChoice::Cpu;
+  options.bench_particles = {rng.uniform_int(64, 256)};
+  options.bench_layouts = {testing::random_layout(rng)};
+  options.solver = Solver::Attractors;
+  options.repeats = 1;
+  options.counters = false;
+  options.json = ::testing::TempDir() + "bench_no_counters_test.json";
+  ASSERT_EQ(run_bench(options), 0);
+  std::ifstream in(options.json);
+  const nlohmann::json doc = nlohmann::json::parse(in);
+  EXPECT_NE(doc.at("command_line").get<std::string>().find("--no-counters"), std::string::npos);
+  for (const auto& row : doc.at("rows"))
+    EXPECT_EQ(row.at("counters").at("reason"), "hardware counters off (--no-counters)") << row.dump();
   std::remove(options.json.c_str());
 }
 

@@ -64,6 +64,17 @@ TEST(CliScriptFlags, EachBelongsToItsCommand) {
   EXPECT_TRUE(names(usage_error({"bench", "--no-warmup"}), "belongs to coalesce lab"));
 }
 
+// --counters is the default; --no-counters turns the counter pass off for bench and lab, the last flag wins.
+TEST(CliScriptFlags, CountersAreOnUnlessTurnedOff) {
+  for (const char* command : {"bench", "lab"}) {
+    EXPECT_TRUE(parse_arguments({command}).counters) << command;
+    EXPECT_FALSE(parse_arguments({command, "--no-counters"}).counters) << command;
+    EXPECT_TRUE(parse_arguments({command, "--no-counters", "--counters"}).counters) << command;
+  }
+  EXPECT_TRUE(names(usage_error({"bench", "--no-counters=1"}), "--no-counters takes no value"));
+  EXPECT_TRUE(names(usage_error({"--no-counters"}), "belongs to")) << usage_error({"--no-counters"});
+}
+
 TEST(CliScriptFlags, CombinationsThatDrawNothingAreRefused) {
   // --steps renders no frame: a sweep, a tab or a render path would be silently ignored.
   for (const Args& flag : {Args{"--sweep", "3"}, Args{"--lab-tab", "banks"}, Args{"--no-interop"}}) {

@@ -25,7 +25,7 @@ lab::LabRun sample_run(testing::TestRng& rng) {
   run.settings.repeats = rng.uniform_int(1, 50);
   run.date_utc = "2026-11-21T00:00:00Z";
   run.copy_gbps = rng.uniform(500.0f, 3000.0f);
-  const lab::LabContext context{run.settings, run.copy_gbps};
+  const lab::LabContext context{run.settings, run.copy_gbps, nullptr, ""};
   run.rows.push_back(lab::make_row(context, "copy", "coalesced kernel", rng.uniform(0.1f, 2.0f), 2e9,
                                    "2 x N x 4 B", "H100: 2395 GB/s", true));
   lab::LabRow shared = lab::make_row(context, "banks", "32-way", 1.0, 1e9, "shared", "", false);
@@ -37,7 +37,7 @@ lab::LabRun sample_run(testing::TestRng& rng) {
 
 TEST(LabReport, RowGbpsAndPercentFollowFromBytesTimeAndCeiling) {
   testing::TestRng rng;
-  const lab::LabContext context{lab::LabSettings{}, rng.uniform(500.0f, 3000.0f)};
+  const lab::LabContext context{lab::LabSettings{}, rng.uniform(500.0f, 3000.0f), nullptr, ""};
   const double ms = rng.uniform(0.01f, 10.0f), bytes = rng.uniform(1e6f, 1e10f);
   const lab::LabRow row = lab::make_row(context, "e", "v", ms, bytes, "", "", true);
   EXPECT_NEAR(row.gbps, bytes / (ms * 1e6), 1e-9 * row.gbps);
@@ -75,6 +75,47 @@ TEST(LabReport, JsonCarriesTheRunAndNullPercentForSharedMemory) {
   EXPECT_TRUE(doc["rows"][0]["check_ok"].get<bool>());
   EXPECT_TRUE(doc["rows"][1]["pct_copy"].is_null());
   EXPECT_FALSE(doc["rows"][1]["check_ok"].get<bool>());
+}
+
+// A row with counters carries them with their ratios; one without says why; the clocks block averages the
+// rows' clocks and notes a difference of more than 5% from the maximum.
+TEST(LabReport, CountersAndClocksInTheJsonAndTable) {
+  testing::TestRng rng;
+  lab::LabRun run = sample_run(rng);
+  run.device.sm_clock_khz = rng.uniform_int(1'000'000, 2'000'000);
+  run.device.memory_clock_khz = rng.uniform_int(1'000'000, 3'000'000);
+  RowCounters c;
+  c.dram_read_bytes = rng.uniform(1e8f, 1e9f);
+  c.dram_write_bytes = rng.uniform(1e8f, 1e9f);
+  c.global_load_requests = rng.uniform_int(1000, 100000);
+  c.global_load_sectors = 4 * c.global_load_requests * rng.uniform(1.0f, 8.0f);
+  c.global_store_requests = rng.uniform_int(1000, 100000);
+  c.global_store_sectors = 4 * c.global_store_requests;
+  c.shared_load_requests = 0;  // no shared memory: its ratio is null, not 0
+  const bool slow = rng.uniform_int(0, 1) == 1;
+  c.sm_clock_hz = 1e3 * run.device.sm_clock_khz * (slow ? 0.8 : 0.99);
+  c.dram_clock_hz = 1e3 * run.device.memory_clock_khz;
+  c.duration_ns = rng.uniform(1e3f, 1e6f);
+  run.rows[0].counters = {true, "", c, 1};
+  run.rows[1].counters = {false, "hardware counters unavailable: test", {}, 0};
+  const nlohmann::json doc = nlohmann::json::parse(lab_json(run, {}));
+  const auto& got = doc["rows"][0]["counters"];
+  EXPECT_TRUE(got["available"].get<bool>());
+  EXPECT_NEAR(got["ratio_to_formula"].get<double>(), (c.dram_read_bytes + c.dram_write_bytes) / run.rows[0].bytes,
+              1e-9);
+  EXPECT_NEAR(got["load_sectors_per_request"].get<double>(), c.global_load_sectors / c.global_load_requests, 1e-9);
+  EXPECT_NEAR(got["store_sectors_per_request"].get<double>(), 4.0, 1e-12);
+  EXPECT_TRUE(got["shared_load_wavefronts_per_request"].is_null());
+  EXPECT_FALSE(doc["rows"][1]["counters"]["available"].get<bool>());
+  EXPECT_EQ(doc["rows"][1]["counters"]["reason"], "hardware counters unavailable: test");
+  const auto& clocks = doc["clocks"];
+  EXPECT_TRUE(clocks["measured"].get<bool>());
+  EXPECT_NEAR(clocks["sm_mhz"].get<double>(), c.sm_clock_hz / 1e6, 1e-6);
+  EXPECT_NEAR(clocks["max_sm_mhz"].get<double>(), run.device.sm_clock_khz / 1e3, 1e-9);
+  EXPECT_EQ(clocks["note"].is_null(), !slow) << clocks.dump();
+  const std::string table = lab_table(run, {});
+  EXPECT_NE(table.find(counters_ratio_cell(run.rows[0].counters, run.rows[0].bytes)), std::string::npos) << table;
+  EXPECT_EQ(table.find("note: SM clock") != std::string::npos, slow) << table;
 }
 
 // The lesson in the table and the JSON is computed from the run's own rows of that experiment only.
