@@ -9,6 +9,7 @@
 
 #include "app/backend_factory.h"
 #include "app/bench_stats.h"
+#include "sim/nvtx_range.h"
 #include "sim/scene.h"
 
 namespace coalesce {
@@ -36,9 +37,12 @@ void warm_up(Backend& backend, const BenchPlan& plan, const std::function<void()
   (void)backend.poll_timings();  // warm-up timings are discarded
 }
 
+// The timed calls of one row, inside the NVTX range "bench ROW" (warm-ups and the counter pass stay outside,
+// so a capture filtered on "bench" holds exactly the timed launches; docs/profiling.md).
 template <class Keep>
-std::vector<KernelTiming> timed_repeats(Backend& backend, int repeats, const std::function<void()>& call,
-                                        Keep keep) {
+std::vector<KernelTiming> timed_repeats(Backend& backend, const std::string& row, int repeats,
+                                        const std::function<void()>& call, Keep keep) {
+  const NvtxRange range("bench " + row);
   std::vector<KernelTiming> kept;
   for (int done = 0; done < repeats;) {
     const int chunk = std::min(kRingChunk, repeats - done);
@@ -80,6 +84,7 @@ class RowCounting {
   CountedCall count(Backend& backend, const std::function<void()>& call) {
     if (!m_pass) return {{}, m_why};
     CountedCall out;
+    const NvtxRange range("counter pass");
     try {
       out.kernels = m_pass->measure_kernels([&] {
         call();
@@ -205,7 +210,8 @@ std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice
         };
         warm_up(backend, plan, step);
         std::vector<KernelTiming> both =
-            timed_repeats(backend, plan.repeats, step, [](const KernelTiming&) { return true; });
+            timed_repeats(backend, where + " forces+integrate", plan.repeats, step,
+                          [](const KernelTiming&) { return true; });
         std::vector<KernelTiming> forces, drift;
         for (const KernelTiming& t : both) (t.kernel == KernelKind::Forces ? forces : drift).push_back(t);
         const CountedCall counted_step = counting.count(backend, step);
@@ -220,7 +226,8 @@ std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice
           const std::function<void()> pack = [&] { backend.pack(variant, target->data(), target->space()); };
           warm_up(backend, plan, pack);
           rows.push_back(make_row(solver, n, layout, "pack", std::string(to_string(variant)),
-                                  timed_repeats(backend, plan.repeats, pack, of(KernelKind::Pack, layout)),
+                                  timed_repeats(backend, where + " pack " + std::string(to_string(variant)),
+                                                plan.repeats, pack, of(KernelKind::Pack, layout)),
                                   copy_peak));
           rows.back().counters = reading_of(counting.count(backend, pack), Launches::All);
         }
@@ -236,8 +243,9 @@ std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice
         warm_up(backend, plan, round_trip);
         // Timings carry the destination layout, which tells the two halves of each round trip apart.
         std::vector<KernelTiming> there, back;
-        for (const KernelTiming& t : timed_repeats(backend, plan.repeats, round_trip,
-                                                   [](const KernelTiming& t) { return t.kernel == KernelKind::Convert; }))
+        for (const KernelTiming& t :
+             timed_repeats(backend, where + " convert round trip", plan.repeats, round_trip,
+                           [](const KernelTiming& t) { return t.kernel == KernelKind::Convert; }))
           (t.layout == next ? there : back).push_back(t);
         const CountedCall counted_trip = counting.count(backend, round_trip);
         rows.push_back(make_row(solver, n, layout, "convert", "to " + std::string(to_string(next)), there, copy_peak));

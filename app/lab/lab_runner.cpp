@@ -9,6 +9,7 @@
 #include "kernels/cuda_check.h"
 #include "kernels/device_probe.h"
 #include "kernels/lab/lab_experiments.h"
+#include "sim/nvtx_range.h"
 
 namespace coalesce::lab {
 
@@ -33,7 +34,11 @@ LabRun run_experiments(const LabSettings& settings, const std::vector<const LabE
   run.counters_reason = context.counters_reason;
   for (int i = 0; i < count; ++i) {
     if (progress) progress(i, count, experiments[i]);
-    std::vector<LabRow> rows = experiments[i]->run(context);
+    std::vector<LabRow> rows;
+    {
+      const NvtxRange range("lab " + experiments[i]->name);  // docs/profiling.md
+      rows = experiments[i]->run(context);
+    }
     run.rows.insert(run.rows.end(), rows.begin(), rows.end());
     // Surface any asynchronous failure here, while we still know which experiment caused it.
     COALESCE_CUDA_CHECK(cudaDeviceSynchronize());

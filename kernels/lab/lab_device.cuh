@@ -15,6 +15,7 @@
 #include "kernels/event_timing.h"
 #include "kernels/device_buffer.h"
 #include "kernels/lab/lab_types.h"
+#include "sim/nvtx_range.h"
 
 namespace coalesce::lab {
 
@@ -106,7 +107,11 @@ CounterReading count_launch(const LabContext& context, const std::function<void(
 template <class Launch>
 TimedRow timed_row(Launch&& launch, const LabContext& context) {
   TimedRow row;
-  row.ms = median_time_ms(launch, context.settings);
+  {
+    const NvtxRange range("timed");  // inside "lab EXPERIMENT": the launches the median comes from
+    row.ms = median_time_ms(launch, context.settings);
+  }
+  const NvtxRange range("counter pass");
   row.counters = count_launch(context, std::function<void()>(launch));
   return row;
 }
