@@ -120,8 +120,8 @@ std::string screenshot_json(const ViewerModel& model, const ViewerControls& cont
       {"kernels", kernels_json(model, backend.layout(), scene.params.solver, copy_peak)},
       {"compare", compare_json(model, scene.params.solver)},
       {"notices", notices},
-      {"clocks", clocks_json(*model.hardware)},
-      {"hardware", hardware_json(*model.hardware)},
+      {"clocks", sampled_clocks_json(*model.hardware, backend.device_info())},
+      {"hardware", sampled_hardware_json(*model.hardware)},
   };
   if (model.non_finite) {
     root["non_finite"] = {{"step", model.non_finite->step}, {"particle", model.non_finite->particle}};

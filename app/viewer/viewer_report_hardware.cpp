@@ -20,31 +20,43 @@ json summary_json(const Summary& s) {
   return {{"mean", s.mean()}, {"min", s.min}, {"max", s.max}};
 }
 
-json clock_json(const ClockReport& clock) {
-  return {{"mean_mhz", clock.mhz.mean()},
-          {"min_mhz", clock.mhz.min},
-          {"max_mhz", clock.mhz.max},
-          {"maximum_mhz", clock.maximum_mhz > 0 ? json(clock.maximum_mhz) : json(nullptr)}};
-}
-
 json unavailable(const std::string& reason) {
   return {{"available", false}, {"reason", reason}};
 }
 
 }  // namespace
 
-json clocks_json(const ViewerHardware& hardware) {
-  if (!hardware.available()) return unavailable(hardware.reason());
+json sampled_clocks_json(const ViewerHardware& hardware, const DeviceInfo& device) {
+  json out = {{"max_sm_mhz", device.sm_clock_khz / 1e3}, {"max_memory_mhz", device.memory_clock_khz / 1e3}};
   const HardwareSeries& s = hardware.series();
-  if (s.samples() == 0) return unavailable("no hardware sample yet: the run was shorter than one interval");
-  return {{"available", true},
-          {"samples", s.samples()},
-          {"sm", clock_json(s.sm_clock())},
-          {"memory", clock_json(s.dram_clock())},
-          {"notes", s.clock_notes()}};
+  out["measured"] = hardware.available() && s.samples() > 0;
+  if (!hardware.available()) {
+    out["reason"] = hardware.reason();
+    return out;
+  }
+  if (s.samples() == 0) {
+    out["reason"] = "no hardware sample yet: the run was shorter than one interval";
+    return out;
+  }
+  const Summary& sm = s.sm_clock().mhz;
+  const Summary& memory = s.dram_clock().mhz;
+  out["sm_mhz"] = sm.mean();
+  out["sm_mhz_min"] = sm.min;
+  out["sm_mhz_max"] = sm.max;
+  out["memory_mhz"] = memory.mean();
+  out["memory_mhz_min"] = memory.min;
+  out["memory_mhz_max"] = memory.max;
+  out["samples"] = s.samples();
+  out["source"] = "CUPTI PM sampling every " + std::to_string(static_cast<int>(s.interval_ms())) +
+                  " ms, averaged over the samples; maximums from cudaDevAttrClockRate and "
+                  "cudaDevAttrMemoryClockRate";
+  std::string note;
+  for (const std::string& n : s.clock_notes()) note += (note.empty() ? "" : "; ") + n;
+  out["note"] = note.empty() ? json(nullptr) : json(note);
+  return out;
 }
 
-json hardware_json(const ViewerHardware& hardware) {
+json sampled_hardware_json(const ViewerHardware& hardware) {
   if (!hardware.available()) return unavailable(hardware.reason());
   const HardwareSeries& s = hardware.series();
   json per_layout = json::object();

@@ -7,9 +7,10 @@
 
 namespace coalesce {
 
-// The SM and memory clocks measured over the run next to their maximums, with notes; or why not.
-nlohmann::json clocks_json(const ViewerHardware& hardware);
+// The SM and memory clocks the sampler measured over the run next to their maximums, with a note beyond
+// 5%; or why not. The keys of bench's and lab's `clocks` block, plus min, max and samples.
+nlohmann::json sampled_clocks_json(const ViewerHardware& hardware, const DeviceInfo& device);
 // Measured DRAM GB/s: summary, per layout beside the computed GB/s, and the last samples; or why not.
-nlohmann::json hardware_json(const ViewerHardware& hardware);
+nlohmann::json sampled_hardware_json(const ViewerHardware& hardware);
 
 }  // namespace coalesce

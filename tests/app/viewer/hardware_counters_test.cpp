@@ -30,11 +30,13 @@ TEST(HardwareCounters, CpuBackendSaysUnavailableWithTheReasonAndThePanelStillRen
   expect_panel_and_particles(png, args.width, args.height);
   const auto j = load_screenshot_json(dir.file("cpu.json"));
   expect_screenshot_json(j, particles, "soa");
-  for (const char* block : {"clocks", "hardware"}) {
-    ASSERT_TRUE(j.contains(block)) << block;
-    EXPECT_EQ(j.at(block).at("available"), false) << j.at(block).dump();
-    EXPECT_EQ(j.at(block).at("reason"), "hardware counters unavailable: CPU backend") << j.at(block).dump();
-  }
+  const std::string why = "hardware counters unavailable: CPU backend";
+  ASSERT_TRUE(j.contains("hardware"));
+  EXPECT_EQ(j.at("hardware").at("available"), false) << j.at("hardware").dump();
+  EXPECT_EQ(j.at("hardware").at("reason"), why) << j.at("hardware").dump();
+  ASSERT_TRUE(j.contains("clocks"));
+  EXPECT_EQ(j.at("clocks").at("measured"), false) << j.at("clocks").dump();
+  EXPECT_EQ(j.at("clocks").at("reason"), why) << j.at("clocks").dump();
 }
 
 TEST(HardwareCounters, GpuSweepRecordsDramSamplesThatDifferBetweenLayouts) {
@@ -78,10 +80,11 @@ TEST(HardwareCounters, GpuSweepRecordsDramSamplesThatDifferBetweenLayouts) {
   }
   EXPECT_GT(highest, 1.01 * lowest) << hardware.at("per_layout").dump();
   const auto& clocks = j.at("clocks");
-  ASSERT_EQ(clocks.at("available"), true) << clocks.dump();
-  EXPECT_GT(clocks.at("sm").at("mean_mhz").get<double>(), 0.0);
-  EXPECT_GT(clocks.at("memory").at("mean_mhz").get<double>(), 0.0);
-  EXPECT_TRUE(clocks.at("notes").is_array());
+  ASSERT_EQ(clocks.at("measured"), true) << clocks.dump();
+  EXPECT_GT(clocks.at("sm_mhz").get<double>(), 0.0);
+  EXPECT_GT(clocks.at("memory_mhz").get<double>(), 0.0);
+  EXPECT_GT(clocks.at("max_sm_mhz").get<double>(), 0.0);
+  EXPECT_TRUE(clocks.at("note").is_null() || clocks.at("note").is_string());
 }
 
 }  // namespace
