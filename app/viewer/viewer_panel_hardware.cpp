@@ -105,6 +105,7 @@ void draw_sampled(const HardwareSeries& s) {
   const double sm_max = s.sm_clock().maximum_mhz;
   const double memory_max = s.dram_clock().maximum_mhz;
   for (const HardwarePoint& p : s.hardware()) {
+    if (p.end_seconds < axis.begin) continue;  // older than the window: neither drawn nor scaled to
     const float t = static_cast<float>(0.5 * (p.start_seconds + p.end_seconds));
     hardware.points.emplace_back(t, static_cast<float>(p.dram_gigabytes_per_second()));
     top = std::max(top, p.dram_gigabytes_per_second());

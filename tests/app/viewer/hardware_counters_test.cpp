@@ -44,7 +44,7 @@ TEST(HardwareCounters, GpuSweepRecordsDramSamplesThatDifferBetweenLayouts) {
   TestRng rng;
   // Big enough that each layout's frames span several 50 ms samples.
   const int particles = size_or_quick(rng.uniform_int(8, 16) << 20, 1 << 20);
-  const int sweep = size_or_quick(150, 40);
+  const int sweep = size_or_quick(250, 40);
   TempDir dir;
   const std::string png = dir.file("gpu.png");
   ViewerArgs args;
