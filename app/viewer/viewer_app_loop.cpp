@@ -48,10 +48,10 @@ int ViewerApp::run(const ViewerRun& run) {
     const std::vector<KernelTiming> timings = m_simulation.backend().poll_timings();
     m_stats.add(timings, layout);
     // The computed line first, then the samples whose intervals these frames fall in.
+    const double now = seconds();
     m_hardware.add_frame(
-        {seconds(), layout,
-         combined_gigabytes_per_second(timings, layout, m_simulation.scene().params.solver)});
-    m_hardware.poll();
+        {now, layout, combined_gigabytes_per_second(timings, layout, m_simulation.scene().params.solver)});
+    m_hardware.poll(now);
 
     m_target.bind_framebuffer();
     // Particles get the area right of the panel, so the scene is centred in what the user sees.

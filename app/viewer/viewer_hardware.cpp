@@ -1,6 +1,7 @@
 // Opening and reading the viewer's sampler; the counters' failures become one line, never the viewer's.
 #include "app/viewer/viewer_hardware.h"
 
+#include <chrono>
 #include <exception>
 #include <utility>
 
@@ -26,10 +27,15 @@ ViewerHardware::ViewerHardware(std::unique_ptr<HardwareSampler> sampler, std::st
       m_offset(offset),
       m_series(kHardwareIntervalMs, info.sm_clock_khz * 1e-3, info.memory_clock_khz * 1e-3) {}
 
-void ViewerHardware::poll() {
-  if (!m_sampler) return;
+void ViewerHardware::poll(double now) {
+  if (!m_sampler || now < m_next_poll) return;
+  m_next_poll = now + m_series.interval_ms() * 1e-3;
   try {
-    for (const HardwareSample& sample : m_sampler->poll()) m_series.add_sample(sample, m_offset);
+    const auto start = std::chrono::steady_clock::now();
+    const std::vector<HardwareSample> samples = m_sampler->poll();
+    m_poll_ms.add(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    for (const HardwareSample& sample : samples) m_series.add_sample(sample, m_offset);
   } catch (const std::exception& e) {
     m_sampler.reset();
     m_reason = std::string("hardware counters stopped: ") + e.what();

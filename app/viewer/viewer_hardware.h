@@ -21,20 +21,24 @@ class ViewerHardware {
   ViewerHardware(std::unique_ptr<HardwareSampler> sampler, std::string why, const DeviceInfo& info,
                  double offset);
 
-  // Takes the samples gathered since the last call; a failing sampler is dropped, its error kept as why.
-  void poll();
+  // Takes the samples gathered since the last call, at most once per interval (`now`: the viewer's
+  // clock), since each decode costs CPU time; a failing sampler is dropped, its error kept as why.
+  void poll(double now);
   void add_frame(const ComputedPoint& frame) { m_series.add_frame(frame); }
   void reset_layouts() { m_series.reset_layouts(); }
 
   bool available() const { return m_sampler != nullptr; }
   const std::string& reason() const { return m_reason; }  // one line; empty while available
   const HardwareSeries& series() const { return m_series; }
+  const Summary& poll_milliseconds() const { return m_poll_ms; }  // CPU wall time of each poll
 
  private:
   std::unique_ptr<HardwareSampler> m_sampler;
   std::string m_reason;
   double m_offset;
+  double m_next_poll = 0.0;
   HardwareSeries m_series;
+  Summary m_poll_ms;
 };
 
 }  // namespace coalesce

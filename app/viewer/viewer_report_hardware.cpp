@@ -87,6 +87,7 @@ json sampled_hardware_json(const ViewerHardware& hardware) {
           {"dram_read_gigabytes_per_second", summary_json(s.dram_read())},
           {"dram_write_gigabytes_per_second", summary_json(s.dram_write())},
           {"per_layout", per_layout},
+          {"poll_milliseconds", summary_json(hardware.poll_milliseconds())},  // CPU cost of each decode
           {"recent", recent}};
 }
 

@@ -89,9 +89,9 @@ TEST(HardwareSeries, SamplesTakeTheFramesOfTheirIntervalAndSummariesCoverEverySa
   for (const ComputedPoint& frame : frames) {
     hardware.add_frame(frame);
     now = frame.seconds - offset;
-    hardware.poll();
+    hardware.poll(frame.seconds);
   }
-  for (int i = 0; i < 10000 && hardware.series().samples() < count; ++i) hardware.poll();
+  for (int i = 0; i < 10000 && hardware.series().samples() < count; ++i) hardware.poll(end + 1.0 + i);
   const HardwareSeries& s = hardware.series();
   ASSERT_EQ(s.samples(), count);
   ASSERT_EQ(s.hardware().size(), 1024u) << "the ring keeps the newest 1024";
@@ -191,10 +191,10 @@ TEST(HardwareSeries, WithoutSamplerItSaysWhyAndAFailingOneStopsWithItsError) {
   const double now = 1e9;
   ViewerHardware failing(std::make_unique<FakeSampler>(random_samples(rng, 20, 0.05), rng, &now, good_polls),
                          "", info, 0.0);
-  for (int i = 0; i <= good_polls; ++i) failing.poll();
+  for (int i = 0; i <= good_polls; ++i) failing.poll(i);
   EXPECT_FALSE(failing.available());
   EXPECT_EQ(failing.reason(), "hardware counters stopped: CUPTI said no");
-  failing.poll();  // no sampler, no throw
+  failing.poll(good_polls + 1.0);  // no sampler, no throw
 }
 
 TEST(HardwareSeries, ComputedLineIsFormulaBytesOverGpuTimeOfTheCurrentLayoutsGbpsKernels) {
