@@ -21,6 +21,8 @@ const ImU32 kMemoryColour = IM_COL32(225, 125, 225, 255);
 struct PlotLine {
   std::vector<ImVec2> points;  // (seconds, value)
   ImU32 colour;
+  double top = 1.0;   // the value at the box's top
+  std::string label;  // its scale, in its colour: the first line's at the left, the second's at the right
 };
 
 struct TimeAxis {
@@ -39,10 +41,9 @@ void legend(ImU32 colour, const char* text) {
   ImGui::TextUnformatted(text);
 }
 
-// One box, several lines over the same time axis, from 0 to `top`; layout switches marked and named.
-void plot_box(const char* id, float height, const TimeAxis& axis, double top,
-              const std::vector<PlotLine>& lines, const std::vector<std::pair<double, Layout>>& switches,
-              const std::string& top_label) {
+// One box, several lines over the same time axis, each from 0 to its own top; layout switches marked.
+void plot_box(const char* id, float height, const TimeAxis& axis, const std::vector<PlotLine>& lines,
+              const std::vector<std::pair<double, Layout>>& switches, const std::string& caption) {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 size(ImGui::GetContentRegionAvail().x, height);
   ImGui::Dummy(size);
@@ -52,24 +53,31 @@ void plot_box(const char* id, float height, const TimeAxis& axis, double top,
   draw->AddRectFilled(origin, corner, ImGui::GetColorU32(ImGuiCol_FrameBg));
   const double span = std::max(1e-6, axis.end - axis.begin);
   const auto x_of = [&](double t) { return origin.x + static_cast<float>((t - axis.begin) / span) * size.x; };
-  const auto y_of = [&](double v) {
-    return corner.y - static_cast<float>(std::clamp(v / std::max(top, 1e-9), 0.0, 1.0)) * (size.y - 2.0f) -
-           1.0f;
-  };
+  const float row = ImGui::GetTextLineHeight();
   for (const auto& [seconds, layout] : switches) {
     const float x = x_of(seconds);
-    draw->AddLine(ImVec2(x, origin.y), ImVec2(x, corner.y), IM_COL32(255, 255, 255, 70));
-    draw->AddText(ImVec2(x + 2.0f, corner.y - ImGui::GetTextLineHeight()), IM_COL32(255, 255, 255, 150),
+    draw->AddLine(ImVec2(x, origin.y + row), ImVec2(x, corner.y), IM_COL32(255, 255, 255, 70));
+    draw->AddText(ImVec2(x + 2.0f, origin.y + row), IM_COL32(255, 255, 255, 170),
                   std::string(to_string(layout)).c_str());
   }
-  for (const PlotLine& line : lines) {
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const PlotLine& line = lines[i];
+    const auto y_of = [&](double v) {
+      return corner.y -
+             static_cast<float>(std::clamp(v / std::max(line.top, 1e-9), 0.0, 1.0)) * (size.y - 2.0f) - 1.0f;
+    };
     std::vector<ImVec2> screen;
     for (const ImVec2& p : line.points)
       if (p.x >= axis.begin) screen.push_back(ImVec2(x_of(p.x), y_of(p.y)));
     if (screen.size() >= 2)
       draw->AddPolyline(screen.data(), static_cast<int>(screen.size()), line.colour, 0, 1.5f);
+    if (line.label.empty()) continue;
+    const float width = ImGui::CalcTextSize(line.label.c_str()).x;
+    const float x = i == 0 ? origin.x + 3.0f : corner.x - width - 3.0f;
+    draw->AddText(ImVec2(x, origin.y + 1.0f), line.colour, line.label.c_str());
   }
-  draw->AddText(ImVec2(origin.x + 3.0f, origin.y + 1.0f), IM_COL32(255, 255, 255, 160), top_label.c_str());
+  if (!caption.empty())
+    draw->AddText(ImVec2(origin.x + 3.0f, origin.y + 1.0f), IM_COL32(255, 255, 255, 160), caption.c_str());
   draw->AddRect(origin, corner, ImGui::GetColorU32(ImGuiCol_Border));
   ImGui::PopID();
 }
@@ -96,11 +104,10 @@ void draw_sampled(const HardwareSeries& s) {
   TimeAxis axis;
   axis.end = std::max(last.end_seconds, s.computed().empty() ? 0.0 : s.computed().back().seconds);
   axis.begin = std::max(axis.end - kPlotSeconds, s.hardware().front().start_seconds);
-  PlotLine hardware{{}, kHardwareColour};
-  PlotLine computed{{}, kComputedColour};
-  PlotLine sm{{}, kSmColour};
-  PlotLine memory{{}, kMemoryColour};
-  double top = 0.0;
+  PlotLine hardware{{}, kHardwareColour, 0.0, ""};
+  PlotLine computed{{}, kComputedColour, 0.0, ""};
+  PlotLine sm{{}, kSmColour, 0.0, ""};
+  PlotLine memory{{}, kMemoryColour, 0.0, ""};
   double clock_top = 0.0;
   const double sm_max = s.sm_clock().maximum_mhz;
   const double memory_max = s.dram_clock().maximum_mhz;
@@ -108,10 +115,10 @@ void draw_sampled(const HardwareSeries& s) {
     if (p.end_seconds < axis.begin) continue;  // older than the window: neither drawn nor scaled to
     const float t = static_cast<float>(0.5 * (p.start_seconds + p.end_seconds));
     hardware.points.emplace_back(t, static_cast<float>(p.dram_gigabytes_per_second()));
-    top = std::max(top, p.dram_gigabytes_per_second());
+    hardware.top = std::max(hardware.top, p.dram_gigabytes_per_second());
     if (p.computed_gigabytes_per_second) {
       computed.points.emplace_back(t, static_cast<float>(*p.computed_gigabytes_per_second));
-      top = std::max(top, *p.computed_gigabytes_per_second);
+      computed.top = std::max(computed.top, *p.computed_gigabytes_per_second);
     }
     // Clocks as % of their maximums (of the highest sample where the maximum is unknown).
     sm.points.emplace_back(t,
@@ -145,9 +152,18 @@ void draw_sampled(const HardwareSeries& s) {
     ImGui::SetTooltip(
         "the GB/s kernels' formula bytes over their GPU time, together (the table's numbers),\n"
         "averaged over the frames in each sample");
-  std::snprintf(text, sizeof text, "%.0f GB/s   last %.0f s", top * 1.15, axis.end - axis.begin);
-  plot_box("dram", 78.0f, axis, std::max(top * 1.15, 1.0), {hardware, computed}, layout_switches(s, axis),
-           text);
+  // Each line on its own scale: the hardware averages over wall time, idle gaps and the draw included,
+  // so beside the kernels' rate it would be a flat line at the bottom; the switches still show on both.
+  hardware.top = std::max(hardware.top * 1.15, 1.0);
+  computed.top = std::max(computed.top * 1.15, 1.0);
+  hardware.label = "0-" + std::to_string(static_cast<long>(hardware.top)) + " GB/s";
+  computed.label = "0-" + std::to_string(static_cast<long>(computed.top)) + " GB/s";
+  plot_box("dram", 78.0f, axis, {hardware, computed}, layout_switches(s, axis), "");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "each line on its own scale (its range in its colour): DRAM averages over wall time, so it sits\n"
+        "below the kernels' rate by the share of each frame the GPU spends elsewhere or idle; last %.0f s",
+        axis.end - axis.begin);
 
   std::snprintf(text, sizeof text, "SM %.0f / %s MHz", last.sm_clock_mhz, maximum_text(sm_max).c_str());
   legend(kSmColour, text);
@@ -156,7 +172,8 @@ void draw_sampled(const HardwareSeries& s) {
                 maximum_text(memory_max).c_str());
   legend(kMemoryColour, text);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("measured now / maximum (the device facts)");
-  plot_box("clocks", 34.0f, axis, std::max(1.1, clock_top * 1.05), {sm, memory}, {}, "% of maximum");
+  sm.top = memory.top = std::max(1.1, clock_top * 1.05);
+  plot_box("clocks", 34.0f, axis, {sm, memory}, {}, "% of maximum");
   ImGui::PushTextWrapPos(0.0f);
   for (const std::string& note : s.clock_notes())
     ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.4f, 1.0f), "%s", note.c_str());
