@@ -65,7 +65,7 @@ int run_viewer(const Options& options) {
   try {
     if (options.headless) {
       target =
-          std::make_unique<HeadlessContext>(options.width, options.height, simulation.is_cuda() ? 0 : -1);
+          std::make_unique<HeadlessContext>(options.width, options.height, simulation.cuda_device());
     } else {
       target = std::make_unique<GlfwWindow>(options.width, options.height, "coalesce");
     }

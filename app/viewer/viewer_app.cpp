@@ -24,7 +24,12 @@ double ms_since(std::chrono::steady_clock::time_point start) {
 }  // namespace
 
 ViewerApp::ViewerApp(const Options& options, RenderTarget& target, ViewerSimulation& simulation)
-    : m_target(target), m_simulation(simulation), m_imgui(target), m_draw(options.draw) {
+    : m_target(target),
+      m_simulation(simulation),
+      m_imgui(target),
+      m_draw(options.draw),
+      m_hardware(
+          ViewerHardware::open(simulation.cuda_device(), simulation.backend().device_info(), seconds())) {
   m_controls.pack = options.pack ? *options.pack : m_simulation.backend().preferred_pack_variant();
   m_pack_follows_fastest = !options.pack;
   m_fastest_pack = m_controls.pack;
@@ -36,6 +41,7 @@ ViewerApp::ViewerApp(const Options& options, RenderTarget& target, ViewerSimulat
   m_model.stats = &m_stats;
   m_model.frames = &m_frames;
   m_model.sweep = &m_sweep;
+  m_model.hardware = &m_hardware;
   m_model.target = m_target.description();
   m_model.draw = &m_draw;
   // Unset: every particle where the splat draws, the 4M default where points do (follow_draw_path).
@@ -71,7 +77,8 @@ void ViewerApp::add_notice(const std::string& text, bool error) {
 
 void ViewerApp::rebuild_render_path() {
   m_path.reset();  // unregister before the buffer is reallocated
-  m_path = std::make_unique<RenderPath>(m_simulation.backend(), m_interop, m_draw.interop_access(), m_renderer);
+  m_path =
+      std::make_unique<RenderPath>(m_simulation.backend(), m_interop, m_draw.interop_access(), m_renderer);
   m_model.render_path = m_path->mode();
   m_model.notices.clear();
   for (const std::string& notice : m_base_notices) m_model.notices.push_back({notice, false});
@@ -154,6 +161,7 @@ void ViewerApp::apply_requests() {
     const std::string notice = m_simulation.set_solver(*r.solver);
     if (!notice.empty()) add_notice(notice, false);
     m_stats.reset_all();
+    m_hardware.reset_layouts();
   }
   if (r.dt) m_simulation.params().dt = *r.dt;  // before a scene change, whose own values then win
   if (r.softening) m_simulation.params().softening = *r.softening;
@@ -170,6 +178,7 @@ void ViewerApp::apply_requests() {
   }
   if (r.scene || r.particles) {
     m_stats.reset_all();
+    m_hardware.reset_layouts();
     rebuild_render_path();
     m_controls.particles_input = m_simulation.backend().particle_count();
   } else if (r.draw_limit) {

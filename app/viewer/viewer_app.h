@@ -45,6 +45,7 @@ class ViewerApp {
   void take_screenshot(const std::string& path, FramebufferSize size);
   void add_notice(const std::string& text, bool error);
 
+  std::chrono::steady_clock::time_point m_start = std::chrono::steady_clock::now();
   RenderTarget& m_target;
   ViewerSimulation& m_simulation;
   ImGuiSession m_imgui;
@@ -55,6 +56,7 @@ class ViewerApp {
   SpriteStyle m_style;
   ViewerPanel m_panel;
   ViewerStats m_stats;
+  ViewerHardware m_hardware;  // after m_start: its clock offset is read from the viewer's clock
   FrameStats m_frames;
   LayoutSweep m_sweep;
   ViewerControls m_controls;
@@ -71,7 +73,6 @@ class ViewerApp {
   static constexpr int kMaxDrawStride = 128;
   bool m_sweep_in_frames = false;              // --sweep K: a scripted sweep, K frames per layout
   InteropUse m_interop = InteropUse::Allowed;  // --no-interop: Off
-  std::chrono::steady_clock::time_point m_start = std::chrono::steady_clock::now();
 };
 
 }  // namespace coalesce

@@ -44,7 +44,14 @@ int ViewerApp::run(const ViewerRun& run) {
     m_path->update(m_simulation.backend(), m_controls.pack, m_renderer);
     const Clock::time_point render_start = Clock::now();
     check_state();
-    m_stats.add(m_simulation.backend().poll_timings(), m_simulation.backend().layout());
+    const Layout layout = m_simulation.backend().layout();
+    const std::vector<KernelTiming> timings = m_simulation.backend().poll_timings();
+    m_stats.add(timings, layout);
+    // The computed line first, then the samples whose intervals these frames fall in.
+    const double now = seconds();
+    m_hardware.add_frame(
+        {now, layout, combined_gigabytes_per_second(timings, layout, m_simulation.scene().params.solver)});
+    m_hardware.poll(now);
 
     m_target.bind_framebuffer();
     // Particles get the area right of the panel, so the scene is centred in what the user sees.

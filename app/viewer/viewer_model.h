@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/viewer/viewer_draw.h"
+#include "app/viewer/viewer_hardware.h"
 #include "app/viewer/viewer_render_path.h"
 #include "app/viewer/viewer_simulation.h"
 #include "app/viewer/viewer_stats.h"
@@ -59,6 +60,7 @@ struct ViewerModel {
   const ViewerStats* stats = nullptr;
   const FrameStats* frames = nullptr;
   const LayoutSweep* sweep = nullptr;
+  const ViewerHardware* hardware = nullptr;  // the GPU's own counters, or why there are none
   RenderPathMode render_path = RenderPathMode::HostUpload;
   const ViewerDraw* draw = nullptr;  // points or splat, and why
   std::string target;  // window or headless context, GL renderer

@@ -98,6 +98,7 @@ void ViewerPanel::draw(const ViewerModel& model, ViewerControls& controls, Viewe
       if (ImGui::BeginTabItem("Viewer")) {
         draw_device_section(model);
         draw_kernel_section(model);
+        draw_hardware_section(model);
         draw_compare_section(model);
         draw_controls_section(model, controls, requests);
         ImGui::EndTabItem();

@@ -1,6 +1,6 @@
-// The control panel (docs/viewer.md): device, frame times, per-kernel table and plots, Compare bars,
-// controls, notices, and the Lab tab. Reads the model (const, the simulation too) and writes only
-// controls and requests; the Lab tab it owns runs lab experiments on the GPU when asked to.
+// The control panel (docs/viewer.md): device, frame times, per-kernel table and plots, hardware counters,
+// Compare bars, controls, notices, and the Lab tab. Reads the model (const, the simulation too) and writes
+// only controls and requests; the Lab tab it owns runs lab experiments on the GPU when asked to.
 #pragma once
 
 #include <string>
@@ -26,6 +26,7 @@ class ViewerPanel {
 // Panel sections, one file each (viewer_panel_*.cpp).
 void draw_device_section(const ViewerModel& model);
 void draw_kernel_section(const ViewerModel& model);
+void draw_hardware_section(const ViewerModel& model);
 void draw_compare_section(const ViewerModel& model);
 void draw_controls_section(const ViewerModel& model, ViewerControls& controls, ViewerRequests& requests);
 

@@ -6,6 +6,7 @@
 #include "app/device_report.h"
 #include "app/utc_time.h"
 #include "app/viewer/viewer_panel.h"
+#include "app/viewer/viewer_report_hardware.h"
 
 namespace coalesce {
 namespace {
@@ -119,6 +120,8 @@ std::string screenshot_json(const ViewerModel& model, const ViewerControls& cont
       {"kernels", kernels_json(model, backend.layout(), scene.params.solver, copy_peak)},
       {"compare", compare_json(model, scene.params.solver)},
       {"notices", notices},
+      {"clocks", sampled_clocks_json(*model.hardware, backend.device_info())},
+      {"hardware", sampled_hardware_json(*model.hardware)},
   };
   if (model.non_finite) {
     root["non_finite"] = {{"step", model.non_finite->step}, {"particle", model.non_finite->particle}};

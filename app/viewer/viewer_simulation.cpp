@@ -18,6 +18,10 @@ bool ViewerSimulation::is_cuda() const {
   return backend().device_info().gpu;
 }
 
+int ViewerSimulation::cuda_device() const {
+  return is_cuda() ? 0 : -1;
+}
+
 void ViewerSimulation::advance() {
   backend().step(m_scene.params, m_clock.time(m_scene.params.dt));
   ++m_clock.step;

@@ -28,6 +28,7 @@ class ViewerSimulation {
   const std::string& state_file() const { return m_state_file; }
   std::uint64_t generation() const { return m_generation; }
   bool is_cuda() const;  // the backend runs on a CUDA device (device facts, not its name)
+  int cuda_device() const;  // the CUDA device the backend runs on (app/cuda_services.h: 0); -1 for the CPU
 
   void advance();                            // one step
   void set_layout(Layout layout);            // converts in place: the state is kept bitwise

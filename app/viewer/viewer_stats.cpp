@@ -19,6 +19,20 @@ const char* to_string(KernelMetric metric) {
   return metric == KernelMetric::InteractionsPerSecond ? "interactions_per_second" : "gigabytes_per_second";
 }
 
+std::optional<double> combined_gigabytes_per_second(const std::vector<KernelTiming>& timings, Layout layout,
+                                                    Solver solver) {
+  double bytes = 0.0;
+  double milliseconds = 0.0;
+  for (const KernelTiming& t : timings) {
+    if (t.layout != layout || t.milliseconds <= 0) continue;
+    if (headline_metric(t.kernel, solver) != KernelMetric::GigabytesPerSecond) continue;
+    bytes += t.bytes;
+    milliseconds += t.milliseconds;
+  }
+  if (milliseconds <= 0) return std::nullopt;
+  return bytes / (milliseconds * 1e6);
+}
+
 void ViewerStats::add(const std::vector<KernelTiming>& timings, Layout current) {
   for (const KernelTiming& t : timings) {
     const int k = static_cast<int>(t.kernel);

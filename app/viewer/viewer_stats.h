@@ -4,6 +4,7 @@
 
 #include <array>
 #include <deque>
+#include <optional>
 #include <vector>
 
 #include "sim/kernel_stats.h"
@@ -39,6 +40,10 @@ constexpr int kKernelKinds = 4;
 enum class KernelMetric { GigabytesPerSecond, InteractionsPerSecond };
 KernelMetric headline_metric(KernelKind kind, Solver solver);
 const char* to_string(KernelMetric metric);  // forces, integrate, pack, convert
+// The running kernels' computed GB/s taken together: formula bytes over GPU time, summed over `timings`
+// of `layout` whose headline is GB/s; none when there are none. The hardware plot's computed line.
+std::optional<double> combined_gigabytes_per_second(const std::vector<KernelTiming>& timings, Layout layout,
+                                                    Solver solver);
 constexpr int kHistoryLength = 240;
 
 struct KernelStats {

@@ -1,0 +1,198 @@
+// Panel section: the GPU's own counters (issue 11): hardware DRAM GB/s beside the kernels' computed GB/s,
+// and the SM and memory clocks against their maximums, on one time axis; or one line saying why not.
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <imgui.h>
+
+#include "app/viewer/viewer_panel.h"
+
+namespace coalesce {
+namespace {
+
+constexpr double kPlotSeconds = 30.0;  // the plots' time window: a whole scripted sweep fits
+const ImU32 kHardwareColour = IM_COL32(255, 160, 60, 255);
+const ImU32 kComputedColour = IM_COL32(90, 200, 255, 255);
+const ImU32 kSmColour = IM_COL32(120, 220, 120, 255);
+const ImU32 kMemoryColour = IM_COL32(225, 125, 225, 255);
+
+struct PlotLine {
+  std::vector<ImVec2> points;  // (seconds, value)
+  ImU32 colour;
+  double top = 1.0;   // the value at the box's top
+  std::string label;  // its scale, in its colour: the first line's at the left, the second's at the right
+};
+
+struct TimeAxis {
+  double begin = 0.0;
+  double end = 1.0;
+};
+
+void legend(ImU32 colour, const char* text) {
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const float side = ImGui::GetTextLineHeight() * 0.7f;
+  const float pad = (ImGui::GetTextLineHeight() - side) * 0.5f;
+  ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(at.x, at.y + pad), ImVec2(at.x + side, at.y + pad + side),
+                                            colour);
+  ImGui::Dummy(ImVec2(side, side));
+  ImGui::SameLine();
+  ImGui::TextUnformatted(text);
+}
+
+// One box, several lines over the same time axis, each from 0 to its own top; layout switches marked.
+void plot_box(const char* id, float height, const TimeAxis& axis, const std::vector<PlotLine>& lines,
+              const std::vector<std::pair<double, Layout>>& switches, const std::string& caption) {
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const ImVec2 size(ImGui::GetContentRegionAvail().x, height);
+  ImGui::Dummy(size);
+  ImGui::PushID(id);
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const ImVec2 corner(origin.x + size.x, origin.y + size.y);
+  draw->AddRectFilled(origin, corner, ImGui::GetColorU32(ImGuiCol_FrameBg));
+  const double span = std::max(1e-6, axis.end - axis.begin);
+  const auto x_of = [&](double t) { return origin.x + static_cast<float>((t - axis.begin) / span) * size.x; };
+  const float row = ImGui::GetTextLineHeight();
+  for (const auto& [seconds, layout] : switches) {
+    const float x = x_of(seconds);
+    draw->AddLine(ImVec2(x, origin.y + row), ImVec2(x, corner.y), IM_COL32(255, 255, 255, 70));
+    draw->AddText(ImVec2(x + 2.0f, origin.y + row), IM_COL32(255, 255, 255, 170),
+                  std::string(to_string(layout)).c_str());
+  }
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const PlotLine& line = lines[i];
+    const auto y_of = [&](double v) {
+      return corner.y -
+             static_cast<float>(std::clamp(v / std::max(line.top, 1e-9), 0.0, 1.0)) * (size.y - 2.0f) - 1.0f;
+    };
+    std::vector<ImVec2> screen;
+    for (const ImVec2& p : line.points)
+      if (p.x >= axis.begin) screen.push_back(ImVec2(x_of(p.x), y_of(p.y)));
+    if (screen.size() >= 2)
+      draw->AddPolyline(screen.data(), static_cast<int>(screen.size()), line.colour, 0, 1.5f);
+    if (line.label.empty()) continue;
+    const float width = ImGui::CalcTextSize(line.label.c_str()).x;
+    const float x = i == 0 ? origin.x + 3.0f : corner.x - width - 3.0f;
+    draw->AddText(ImVec2(x, origin.y + 1.0f), line.colour, line.label.c_str());
+  }
+  if (!caption.empty())
+    draw->AddText(ImVec2(origin.x + 3.0f, origin.y + 1.0f), IM_COL32(255, 255, 255, 160), caption.c_str());
+  draw->AddRect(origin, corner, ImGui::GetColorU32(ImGuiCol_Border));
+  ImGui::PopID();
+}
+
+// The layout at the window's start, then every change among the frames in the window.
+std::vector<std::pair<double, Layout>> layout_switches(const HardwareSeries& s, const TimeAxis& axis) {
+  std::vector<std::pair<double, Layout>> switches;
+  const ComputedPoint* previous = nullptr;
+  for (const ComputedPoint& p : s.computed()) {
+    if (p.seconds >= axis.begin && (!previous || previous->layout != p.layout))
+      switches.emplace_back(std::max(p.seconds, axis.begin), p.layout);
+    previous = &p;
+  }
+  return switches;
+}
+
+// The MHz text of a clock's maximum: "-" where the device facts do not know it.
+std::string maximum_text(double mhz) {
+  return mhz > 0 ? std::to_string(static_cast<long>(mhz + 0.5)) : std::string("-");
+}
+
+void draw_sampled(const HardwareSeries& s) {
+  const HardwarePoint& last = s.hardware().back();
+  TimeAxis axis;
+  axis.end = std::max(last.end_seconds, s.computed().empty() ? 0.0 : s.computed().back().seconds);
+  axis.begin = std::max(axis.end - kPlotSeconds, s.hardware().front().start_seconds);
+  PlotLine hardware{{}, kHardwareColour, 0.0, ""};
+  PlotLine computed{{}, kComputedColour, 0.0, ""};
+  PlotLine sm{{}, kSmColour, 0.0, ""};
+  PlotLine memory{{}, kMemoryColour, 0.0, ""};
+  double clock_top = 0.0;
+  const double sm_max = s.sm_clock().maximum_mhz;
+  const double memory_max = s.dram_clock().maximum_mhz;
+  for (const HardwarePoint& p : s.hardware()) {
+    if (p.end_seconds < axis.begin) continue;  // older than the window: neither drawn nor scaled to
+    const float t = static_cast<float>(0.5 * (p.start_seconds + p.end_seconds));
+    hardware.points.emplace_back(t, static_cast<float>(p.dram_gigabytes_per_second()));
+    hardware.top = std::max(hardware.top, p.dram_gigabytes_per_second());
+    if (p.computed_gigabytes_per_second) {
+      computed.points.emplace_back(t, static_cast<float>(*p.computed_gigabytes_per_second));
+      computed.top = std::max(computed.top, *p.computed_gigabytes_per_second);
+    }
+    // Clocks as % of their maximums (of the highest sample where the maximum is unknown).
+    sm.points.emplace_back(t,
+                           static_cast<float>(p.sm_clock_mhz / (sm_max > 0 ? sm_max : s.sm_clock().mhz.max)));
+    memory.points.emplace_back(
+        t, static_cast<float>(p.dram_clock_mhz / (memory_max > 0 ? memory_max : s.dram_clock().mhz.max)));
+    clock_top = std::max(
+        {clock_top, static_cast<double>(sm.points.back().y), static_cast<double>(memory.points.back().y)});
+  }
+  char text[160];
+  std::snprintf(text, sizeof text, "DRAM, hardware: %.0f GB/s (read %.0f, write %.0f)",
+                last.dram_gigabytes_per_second(), last.dram_read_gigabytes_per_second,
+                last.dram_write_gigabytes_per_second);
+  legend(kHardwareColour, text);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "bytes the GPU's DRAM read and wrote per second of wall time, every kernel and the draw\n"
+        "included, averaged over each %.0f ms sample (CUPTI PM sampling)",
+        s.interval_ms());
+  // The latest sample whose frames read kernel timings (a frame may outlast a sample).
+  const auto computed_last =
+      std::find_if(s.hardware().rbegin(), s.hardware().rend(),
+                   [](const HardwarePoint& p) { return p.computed_gigabytes_per_second.has_value(); });
+  if (computed_last != s.hardware().rend())
+    std::snprintf(text, sizeof text, "kernels, computed: %.0f GB/s",
+                  *computed_last->computed_gigabytes_per_second);
+  else
+    std::snprintf(text, sizeof text, "kernels, computed: -");
+  legend(kComputedColour, text);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "the GB/s kernels' formula bytes over their GPU time, together (the table's numbers),\n"
+        "averaged over the frames in each sample");
+  // Each line on its own scale: the hardware averages over wall time, idle gaps and the draw included,
+  // so beside the kernels' rate it would be a flat line at the bottom; the switches still show on both.
+  hardware.top = std::max(hardware.top * 1.15, 1.0);
+  computed.top = std::max(computed.top * 1.15, 1.0);
+  hardware.label = "0-" + std::to_string(static_cast<long>(hardware.top)) + " GB/s";
+  computed.label = "0-" + std::to_string(static_cast<long>(computed.top)) + " GB/s";
+  plot_box("dram", 78.0f, axis, {hardware, computed}, layout_switches(s, axis), "");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "each line on its own scale (its range in its colour): DRAM averages over wall time, so it sits\n"
+        "below the kernels' rate by the share of each frame the GPU spends elsewhere or idle; last %.0f s",
+        axis.end - axis.begin);
+
+  std::snprintf(text, sizeof text, "SM %.0f / %s MHz", last.sm_clock_mhz, maximum_text(sm_max).c_str());
+  legend(kSmColour, text);
+  ImGui::SameLine();
+  std::snprintf(text, sizeof text, "memory %.0f / %s MHz", last.dram_clock_mhz,
+                maximum_text(memory_max).c_str());
+  legend(kMemoryColour, text);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("measured now / maximum (the device facts)");
+  sm.top = memory.top = std::max(1.1, clock_top * 1.05);
+  plot_box("clocks", 34.0f, axis, {sm, memory}, {}, "% of maximum");
+  ImGui::PushTextWrapPos(0.0f);
+  for (const std::string& note : s.clock_notes())
+    ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.4f, 1.0f), "%s", note.c_str());
+  ImGui::PopTextWrapPos();
+}
+
+}  // namespace
+
+void draw_hardware_section(const ViewerModel& model) {
+  if (!model.hardware || !ImGui::CollapsingHeader("Hardware counters (live)", ImGuiTreeNodeFlags_DefaultOpen))
+    return;
+  const ViewerHardware& hardware = *model.hardware;
+  ImGui::PushTextWrapPos(0.0f);
+  if (!hardware.available())
+    ImGui::TextDisabled("%s", hardware.reason().c_str());
+  else if (hardware.series().hardware().empty())
+    ImGui::TextDisabled("sampling every %.0f ms: no sample yet", hardware.series().interval_ms());
+  ImGui::PopTextWrapPos();
+  if (hardware.available() && !hardware.series().hardware().empty()) draw_sampled(hardware.series());
+}
+
+}  // namespace coalesce

@@ -1,0 +1,91 @@
+// The hardware counters through the real executable (issue 11). Everywhere: the CPU backend's screenshot
+// JSON says the counters are unavailable and why, and the panel and particles are drawn as before. On a
+// GPU: a scripted layout sweep's JSON holds DRAM samples above 0 whose GB/s differ between layouts.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "tests/app/viewer/screenshot_checks.h"
+#include "tests/support/cuda_skip.h"
+#include "tests/support/temp_dir.h"
+#include "tests/support/test_random.h"
+
+namespace coalesce::testing {
+namespace {
+
+TEST(HardwareCounters, CpuBackendSaysUnavailableWithTheReasonAndThePanelStillRenders) {
+  TestRng rng;
+  const int particles = rng.uniform_int(2048, 6144);
+  const int sweep = rng.uniform_int(2, 4);
+  TempDir dir;
+  const std::string png = dir.file("cpu.png");
+  ViewerArgs args;
+  args.particles = particles;
+  args.frames = 3 * sweep + 2;
+  args.screenshot = png;
+  args.extra = {"--sweep", std::to_string(sweep)};
+  const ProcessResult r = run_process(viewer_command(args), {"DISPLAY", "WAYLAND_DISPLAY"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  expect_panel_and_particles(png, args.width, args.height);
+  const auto j = load_screenshot_json(dir.file("cpu.json"));
+  expect_screenshot_json(j, particles, "soa");
+  const std::string why = "hardware counters unavailable: CPU backend";
+  ASSERT_TRUE(j.contains("hardware"));
+  EXPECT_EQ(j.at("hardware").at("available"), false) << j.at("hardware").dump();
+  EXPECT_EQ(j.at("hardware").at("reason"), why) << j.at("hardware").dump();
+  ASSERT_TRUE(j.contains("clocks"));
+  EXPECT_EQ(j.at("clocks").at("measured"), false) << j.at("clocks").dump();
+  EXPECT_EQ(j.at("clocks").at("reason"), why) << j.at("clocks").dump();
+}
+
+TEST(HardwareCounters, GpuSweepRecordsDramSamplesThatDifferBetweenLayouts) {
+  COALESCE_REQUIRE_CUDA();
+  TestRng rng;
+  // Big enough that each layout's frames span several 50 ms samples.
+  const int particles = size_or_quick(rng.uniform_int(8, 16) << 20, 1 << 20);
+  const int sweep = size_or_quick(250, 40);
+  TempDir dir;
+  const std::string png = dir.file("gpu.png");
+  ViewerArgs args;
+  args.backend = "cuda";
+  args.scene = "swirl";
+  args.particles = particles;
+  args.frames = 3 * sweep + 10;
+  args.screenshot = png;
+  args.extra = {"--solver", "attractors", "--sweep", std::to_string(sweep)};
+  const ProcessResult r = run_process(viewer_command(args), {"DISPLAY", "WAYLAND_DISPLAY"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = load_screenshot_json(dir.file("gpu.json"));
+  ASSERT_FALSE(j.is_discarded());
+  const auto& hardware = j.at("hardware");
+  ASSERT_EQ(hardware.at("available"), true) << hardware.dump();
+  ASSERT_FALSE(hardware.at("recent").empty()) << hardware.dump();
+  for (const auto& sample : hardware.at("recent")) {
+    EXPECT_GT(sample.at("dram_read_gigabytes_per_second").get<double>() +
+                  sample.at("dram_write_gigabytes_per_second").get<double>(),
+              0.0)
+        << sample.dump();
+  }
+  // Every layout ran whole samples; their mean DRAM GB/s differ by more than 1% between some two.
+  double lowest = 0.0, highest = 0.0;
+  for (const char* layout : {"aos", "soa", "float4"}) {
+    ASSERT_TRUE(hardware.at("per_layout").contains(layout)) << hardware.at("per_layout").dump();
+    const auto& l = hardware.at("per_layout").at(layout);
+    EXPECT_GE(l.at("samples").get<int>(), 2) << layout;
+    const double gbps = l.at("dram_gigabytes_per_second").get<double>();
+    EXPECT_GT(gbps, 0.0) << layout;
+    lowest = lowest == 0.0 ? gbps : std::min(lowest, gbps);
+    highest = std::max(highest, gbps);
+  }
+  EXPECT_GT(highest, 1.01 * lowest) << hardware.at("per_layout").dump();
+  const auto& clocks = j.at("clocks");
+  ASSERT_EQ(clocks.at("measured"), true) << clocks.dump();
+  EXPECT_GT(clocks.at("sm_mhz").get<double>(), 0.0);
+  EXPECT_GT(clocks.at("memory_mhz").get<double>(), 0.0);
+  EXPECT_GT(clocks.at("max_sm_mhz").get<double>(), 0.0);
+  EXPECT_TRUE(clocks.at("note").is_null() || clocks.at("note").is_string());
+}
+
+}  // namespace
+}  // namespace coalesce::testing
