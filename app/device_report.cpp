@@ -28,7 +28,6 @@ std::string driver_text(const DeviceInfo& d) {
 
 namespace {
 
-constexpr double kClockToleranceFraction = 0.05;
 
 nlohmann::json ratio(double num, double den) {
   return den > 0 ? nlohmann::json(num / den) : nlohmann::json(nullptr);
@@ -83,7 +82,7 @@ std::string clocks_note(const DeviceInfo& d, const std::vector<CounterReading>& 
   auto check = [&](const char* what, double hz, int max_khz) {
     if (max_khz <= 0 || hz <= 0) return;
     const double max_hz = 1e3 * max_khz;
-    if (std::fabs(hz - max_hz) <= kClockToleranceFraction * max_hz) return;
+    if (std::fabs(hz - max_hz) <= kClockNoteFraction * max_hz) return;
     note += std::string(note.empty() ? "" : "; ") + what + " clock measured " + fixed("%.0f", hz / 1e6) +
             " MHz vs maximum " + fixed("%.0f", max_hz / 1e6) + " MHz (" +
             fixed("%+.0f%%", 100.0 * (hz - max_hz) / max_hz) + "): timings may not be at full clocks";

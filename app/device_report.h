@@ -13,6 +13,10 @@
 
 namespace coalesce {
 
+// More than this fraction between a measured clock and its maximum makes a run's numbers suspect: the
+// note in bench's, lab's and the screenshot's clocks blocks.
+inline constexpr double kClockNoteFraction = 0.05;
+
 // {"gpu", "name", "driver", "cuda_driver", "cuda_runtime", "multiprocessors", "memory_bytes", "sm_clock_khz",
 //  "memory_clock_khz", "bus_width_bits", "theoretical_peak_gbps", "copy_peak_gbps"}: docs/bench-json.md.
 nlohmann::json device_json(const DeviceInfo& device);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "app/device_report.h"  // kClockNoteFraction
 #include "kernels/counters/hardware_counters.h"
 #include "sim/layout.h"
 
@@ -20,6 +21,7 @@ struct ComputedPoint {
   double seconds = 0.0;
   Layout layout = Layout::AoS;
   std::optional<double> gigabytes_per_second;
+  double formula_bytes = 0.0;  // the formula bytes of the kernel timings read in this frame
 };
 
 // One hardware sample on the viewer's clock, with what the frames in its interval computed.
@@ -32,8 +34,21 @@ struct HardwarePoint {
   double dram_clock_mhz = 0.0;
   std::optional<Layout> layout;  // the one layout every frame in the interval ran; none when it changed
   std::optional<double> computed_gigabytes_per_second;  // mean of the interval's computed points
+  long frames = 0;             // frames in the interval
+  double formula_bytes = 0.0;  // their kernels' formula bytes, summed
   double dram_gigabytes_per_second() const {
     return dram_read_gigabytes_per_second + dram_write_gigabytes_per_second;
+  }
+  // Per frame, both sides in MB: what DRAM moved in the interval (every kernel and the draw) and what the
+  // kernels' formulas say must move. Unlike the rates, neither depends on how busy the GPU was, so a
+  // layout switch moves each by what the layout costs (docs/viewer.md, "Hardware counters").
+  std::optional<double> hardware_megabytes_per_frame() const {
+    if (frames <= 0) return std::nullopt;
+    return dram_gigabytes_per_second() * (end_seconds - start_seconds) * 1e3 / static_cast<double>(frames);
+  }
+  std::optional<double> formula_megabytes_per_frame() const {
+    if (frames <= 0 || formula_bytes <= 0) return std::nullopt;
+    return formula_bytes * 1e-6 / static_cast<double>(frames);
   }
 };
 
@@ -53,8 +68,6 @@ struct ClockReport {
   double maximum_mhz = 0.0;
 };
 
-// More than this fraction between a measured clock's average and its maximum makes the numbers suspect.
-constexpr double kClockNoteFraction = 0.05;
 // The note for a clock whose average is off its maximum by more than kClockNoteFraction; "" otherwise.
 std::string clock_note(const std::string& name, const ClockReport& clock);
 
@@ -84,6 +97,8 @@ class HardwareSeries {
   struct LayoutSummary {
     Summary dram;
     Summary computed;
+    Summary hardware_megabytes_per_frame;
+    Summary formula_megabytes_per_frame;
   };
   const LayoutSummary& layout_summary(Layout layout) const { return m_layouts[static_cast<int>(layout)]; }
 
