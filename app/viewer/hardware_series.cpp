@@ -55,6 +55,8 @@ void HardwareSeries::add_sample(const HardwareSample& sample, double offset) {
     if (p.layout && *p.layout != it->layout) mixed = true;
     p.layout = it->layout;
     if (it->gigabytes_per_second) computed.add(*it->gigabytes_per_second);
+    ++p.frames;
+    p.formula_bytes += it->formula_bytes;
   }
   if (mixed) p.layout.reset();
   if (!mixed && !p.layout) {
@@ -75,6 +77,8 @@ void HardwareSeries::add_sample(const HardwareSample& sample, double offset) {
     LayoutSummary& l = m_layouts[static_cast<int>(*p.layout)];
     l.dram.add(p.dram_gigabytes_per_second());
     if (p.computed_gigabytes_per_second) l.computed.add(*p.computed_gigabytes_per_second);
+    if (const auto mb = p.hardware_megabytes_per_frame()) l.hardware_megabytes_per_frame.add(*mb);
+    if (const auto mb = p.formula_megabytes_per_frame()) l.formula_megabytes_per_frame.add(*mb);
   }
   m_hardware.push_back(p);
   while (m_hardware.size() > m_hardware_capacity) m_hardware.pop_front();

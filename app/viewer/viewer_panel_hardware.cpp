@@ -99,6 +99,39 @@ std::string maximum_text(double mhz) {
   return mhz > 0 ? std::to_string(static_cast<long>(mhz + 0.5)) : std::string("-");
 }
 
+// Bytes per frame, hardware DRAM against the kernels' formulas, on one scale: their gap is the layout's
+// waste (plus the draw's reads, which no kernel row counts), and it moves at every layout switch.
+void draw_per_frame(const HardwareSeries& s, const TimeAxis& axis) {
+  PlotLine hardware{{}, kHardwareColour, 0.0, ""};
+  PlotLine formula{{}, kComputedColour, 0.0, ""};
+  const HardwarePoint* last = nullptr;
+  for (const HardwarePoint& p : s.hardware()) {
+    if (p.end_seconds < axis.begin) continue;
+    const auto hw = p.hardware_megabytes_per_frame();
+    const auto f = p.formula_megabytes_per_frame();
+    if (!hw || !f) continue;
+    const float t = static_cast<float>(0.5 * (p.start_seconds + p.end_seconds));
+    hardware.points.emplace_back(t, static_cast<float>(*hw));
+    formula.points.emplace_back(t, static_cast<float>(*f));
+    hardware.top = std::max({hardware.top, *hw, *f});
+    last = &p;
+  }
+  if (!last) return;
+  char text[160];
+  std::snprintf(text, sizeof text, "per frame: DRAM %.0f MB, formulas %.0f MB (x%.2f)",
+                *last->hardware_megabytes_per_frame(), *last->formula_megabytes_per_frame(),
+                *last->hardware_megabytes_per_frame() / *last->formula_megabytes_per_frame());
+  ImGui::TextUnformatted(text);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "DRAM bytes of each sample divided by its frames (every kernel and the draw), against the\n"
+        "formula bytes of the kernels those frames timed; one scale, so the gap is what the hardware\n"
+        "moves beyond the formulas: whole sectors for AoS, and the draw's read of the render buffer");
+  hardware.top = formula.top = std::max(hardware.top * 1.15, 1.0);
+  hardware.label = "0-" + std::to_string(static_cast<long>(hardware.top)) + " MB per frame";
+  plot_box("per-frame", 60.0f, axis, {hardware, formula}, layout_switches(s, axis), "");
+}
+
 void draw_sampled(const HardwareSeries& s) {
   const HardwarePoint& last = s.hardware().back();
   TimeAxis axis;
@@ -164,6 +197,8 @@ void draw_sampled(const HardwareSeries& s) {
         "each line on its own scale (its range in its colour): DRAM averages over wall time, so it sits\n"
         "below the kernels' rate by the share of each frame the GPU spends elsewhere or idle; last %.0f s",
         axis.end - axis.begin);
+
+  draw_per_frame(s, axis);
 
   std::snprintf(text, sizeof text, "SM %.0f / %s MHz", last.sm_clock_mhz, maximum_text(sm_max).c_str());
   legend(kSmColour, text);

@@ -7,6 +7,11 @@
 namespace coalesce {
 namespace {
 
+// A summary's mean, or null when it holds nothing.
+nlohmann::json mean_or_null(const Summary& summary) {
+  return summary.count > 0 ? nlohmann::json(summary.mean()) : nlohmann::json(nullptr);
+}
+
 using nlohmann::json;
 
 constexpr std::size_t kRecentSamples = 64;  // enough for a 120-frames-per-layout sweep at 50 ms
@@ -66,7 +71,9 @@ json sampled_hardware_json(const ViewerHardware& hardware) {
     per_layout[std::string(to_string(layout))] = {
         {"samples", l.dram.count},
         {"dram_gigabytes_per_second", l.dram.mean()},
-        {"computed_gigabytes_per_second", l.computed.count > 0 ? json(l.computed.mean()) : json(nullptr)}};
+        {"computed_gigabytes_per_second", l.computed.count > 0 ? json(l.computed.mean()) : json(nullptr)},
+        {"dram_megabytes_per_frame", mean_or_null(l.hardware_megabytes_per_frame)},
+        {"formula_megabytes_per_frame", mean_or_null(l.formula_megabytes_per_frame)}};
   }
   json recent = json::array();
   const auto& points = s.hardware();
@@ -78,7 +85,9 @@ json sampled_hardware_json(const ViewerHardware& hardware) {
                       {"sm_clock_mhz", it->sm_clock_mhz},
                       {"memory_clock_mhz", it->dram_clock_mhz},
                       {"layout", it->layout ? json(std::string(to_string(*it->layout))) : json(nullptr)},
-                      {"computed_gigabytes_per_second", optional_number(it->computed_gigabytes_per_second)}});
+                      {"computed_gigabytes_per_second", optional_number(it->computed_gigabytes_per_second)},
+                      {"dram_megabytes_per_frame", optional_number(it->hardware_megabytes_per_frame())},
+                      {"formula_megabytes_per_frame", optional_number(it->formula_megabytes_per_frame())}});
   }
   return {{"available", true},
           {"interval_ms", s.interval_ms()},

@@ -1,6 +1,8 @@
 // Smoothing and bookkeeping of the panel's numbers.
 #include "app/viewer/viewer_stats.h"
 
+#include <utility>
+
 namespace coalesce {
 namespace {
 template <typename T>
@@ -19,8 +21,11 @@ const char* to_string(KernelMetric metric) {
   return metric == KernelMetric::InteractionsPerSecond ? "interactions_per_second" : "gigabytes_per_second";
 }
 
-std::optional<double> combined_gigabytes_per_second(const std::vector<KernelTiming>& timings, Layout layout,
-                                                    Solver solver) {
+namespace {
+
+// The formula bytes and GPU milliseconds of the timings in `layout` whose headline is GB/s.
+std::pair<double, double> bytes_and_milliseconds(const std::vector<KernelTiming>& timings, Layout layout,
+                                                 Solver solver) {
   double bytes = 0.0;
   double milliseconds = 0.0;
   for (const KernelTiming& t : timings) {
@@ -29,8 +34,20 @@ std::optional<double> combined_gigabytes_per_second(const std::vector<KernelTimi
     bytes += t.bytes;
     milliseconds += t.milliseconds;
   }
+  return {bytes, milliseconds};
+}
+
+}  // namespace
+
+std::optional<double> combined_gigabytes_per_second(const std::vector<KernelTiming>& timings, Layout layout,
+                                                    Solver solver) {
+  const auto [bytes, milliseconds] = bytes_and_milliseconds(timings, layout, solver);
   if (milliseconds <= 0) return std::nullopt;
   return bytes / (milliseconds * 1e6);
+}
+
+double combined_formula_bytes(const std::vector<KernelTiming>& timings, Layout layout, Solver solver) {
+  return bytes_and_milliseconds(timings, layout, solver).first;
 }
 
 void ViewerStats::add(const std::vector<KernelTiming>& timings, Layout current) {

@@ -44,6 +44,8 @@ const char* to_string(KernelMetric metric);  // forces, integrate, pack, convert
 // of `layout` whose headline is GB/s; none when there are none. The hardware plot's computed line.
 std::optional<double> combined_gigabytes_per_second(const std::vector<KernelTiming>& timings, Layout layout,
                                                     Solver solver);
+// The same timings' formula bytes, summed: what the frame's kernels must move (the hardware plot's per-frame line).
+double combined_formula_bytes(const std::vector<KernelTiming>& timings, Layout layout, Solver solver);
 constexpr int kHistoryLength = 240;
 
 struct KernelStats {

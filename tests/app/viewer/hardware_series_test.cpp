@@ -217,6 +217,40 @@ TEST(HardwareSeries, ComputedLineIsFormulaBytesOverGpuTimeOfTheCurrentLayoutsGbp
   if (combined) {
     EXPECT_NEAR(*combined, bytes / (ms * 1e6), 1e-9 * *combined);
   }
+  EXPECT_NEAR(combined_formula_bytes(timings, current, solver), bytes, 1e-9 * bytes);
+}
+
+// Per frame: the sample's DRAM bytes (rate x its interval) over its frames, against the mean of those
+// frames' formula bytes; a sample without frames has neither, and layouts keep their own means.
+TEST(HardwareSeries, PerFrameBytesAreTheIntervalsDramOverItsFramesBesideTheirFormulaBytes) {
+  TestRng rng;
+  const double interval_ms = rng.uniform(20.0f, 100.0f);
+  HardwareSeries series(interval_ms, 1980.0, 2619.0);
+  const Layout layout = random_layout(rng);
+  // An empty first interval, then one holding `frames` frames of the same layout.
+  const double first_end = interval_ms * 1e-3;
+  series.add_sample({first_end, 1e9, 1e9, 1.9e9, 2.6e9}, 0.0);
+  ASSERT_FALSE(series.hardware().back().hardware_megabytes_per_frame().has_value());
+  const int frames = rng.uniform_int(1, 40);
+  const double second_end = first_end + interval_ms * 1e-3;
+  double formula = 0.0;
+  for (int f = 0; f < frames; ++f) {
+    const double bytes = rng.uniform(1e6f, 3e9f);
+    formula += bytes;
+    series.add_frame({first_end + (f + 1) * (second_end - first_end) / (frames + 1), layout, std::nullopt, bytes});
+  }
+  const double read = rng.uniform(1e9f, 3e12f), write = rng.uniform(1e9f, 3e12f);
+  series.add_sample({second_end, read, write, 1.9e9, 2.6e9}, 0.0);
+  const HardwarePoint& p = series.hardware().back();
+  ASSERT_EQ(p.frames, frames);
+  const double expected_hw = (read + write) * (second_end - first_end) / frames * 1e-6;
+  ASSERT_TRUE(p.hardware_megabytes_per_frame().has_value());
+  EXPECT_NEAR(*p.hardware_megabytes_per_frame(), expected_hw, 1e-9 * expected_hw);
+  ASSERT_TRUE(p.formula_megabytes_per_frame().has_value());
+  EXPECT_NEAR(*p.formula_megabytes_per_frame(), formula / frames * 1e-6, 1e-9 * formula / frames * 1e-6);
+  const auto& summary = series.layout_summary(layout);
+  EXPECT_EQ(summary.hardware_megabytes_per_frame.count, 1);
+  EXPECT_NEAR(summary.formula_megabytes_per_frame.mean(), formula / frames * 1e-6, 1e-9 * formula / frames * 1e-6);
 }
 
 }  // namespace
