@@ -10,6 +10,7 @@
 #include "app/viewer/viewer_app.h"
 #include "app/viewer/viewer_input.h"
 #include "render/gl_api.h"
+#include "sim/nvtx_range.h"
 
 namespace coalesce {
 namespace {
@@ -25,6 +26,7 @@ int ViewerApp::run(const ViewerRun& run) {
   Clock::time_point last = Clock::now();
   while (!m_target.should_close() && !(run.interrupt && run.interrupt->requested())) {
     const Clock::time_point start = Clock::now();
+    const NvtxRange frame_range("frame");  // docs/profiling.md
     m_target.poll_events();
     const FramebufferSize size = m_target.framebuffer_size();
     if (size.empty()) {
@@ -39,9 +41,15 @@ int ViewerApp::run(const ViewerRun& run) {
     apply_requests();
 
     const Clock::time_point sim_start = Clock::now();
-    if (!m_controls.paused) m_simulation.advance();
+    if (!m_controls.paused) {
+      const NvtxRange range("simulate");
+      m_simulation.advance();
+    }
     const Clock::time_point upload_start = Clock::now();
-    m_path->update(m_simulation.backend(), m_controls.pack, m_renderer);
+    {
+      const NvtxRange range("render buffer");  // map, pack, unmap (or the copy path)
+      m_path->update(m_simulation.backend(), m_controls.pack, m_renderer);
+    }
     const Clock::time_point render_start = Clock::now();
     check_state();
     const Layout layout = m_simulation.backend().layout();
@@ -49,8 +57,9 @@ int ViewerApp::run(const ViewerRun& run) {
     m_stats.add(timings, layout);
     // The computed line first, then the samples whose intervals these frames fall in.
     const double now = seconds();
-    m_hardware.add_frame(
-        {now, layout, combined_gigabytes_per_second(timings, layout, m_simulation.scene().params.solver)});
+    const Solver solver = m_simulation.scene().params.solver;
+    m_hardware.add_frame({now, layout, combined_gigabytes_per_second(timings, layout, solver),
+                          combined_formula_bytes(timings, layout, solver)});
     m_hardware.poll(now);
 
     m_target.bind_framebuffer();
@@ -72,15 +81,21 @@ int ViewerApp::run(const ViewerRun& run) {
     SpriteStyle style = m_style;
     style.intensity *= m_controls.brightness;
     // GPU time of the draw: GL timer queries, and CUDA events around the splat, read frames later.
-    const std::string draw_notice =
-        m_draw.draw(*m_path, m_simulation.backend(), m_renderer, m_camera, viewport, style, m_frames);
+    std::string draw_notice;
+    {
+      const NvtxRange range("draw");
+      draw_notice = m_draw.draw(*m_path, m_simulation.backend(), m_renderer, m_camera, viewport, style, m_frames);
+    }
     if (!draw_notice.empty()) {
       add_notice(draw_notice, false);
       follow_draw_path();
     }
     glViewport(0, 0, size.width, size.height);
-    if (m_controls.panel_visible) m_panel.draw(m_model, m_controls, m_requests);
-    m_imgui.render();
+    {
+      const NvtxRange range("panel");
+      if (m_controls.panel_visible) m_panel.draw(m_model, m_controls, m_requests);
+      m_imgui.render();
+    }
     const Clock::time_point render_end = Clock::now();
 
     const bool last_frame = run.frames > 0 && frame + 1 >= run.frames;
