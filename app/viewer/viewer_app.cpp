@@ -28,8 +28,9 @@ ViewerApp::ViewerApp(const Options& options, RenderTarget& target, ViewerSimulat
       m_simulation(simulation),
       m_imgui(target),
       m_draw(options.draw),
-      m_hardware(
-          ViewerHardware::open(simulation.cuda_device(), simulation.backend().device_info(), seconds())) {
+      m_hardware(options.counters ? ViewerHardware::open(simulation.cuda_device(),
+                                                          simulation.backend().device_info(), seconds())
+                                  : ViewerHardware::off(simulation.backend().device_info(), seconds())) {
   m_controls.pack = options.pack ? *options.pack : m_simulation.backend().preferred_pack_variant();
   m_pack_follows_fastest = !options.pack;
   m_fastest_pack = m_controls.pack;

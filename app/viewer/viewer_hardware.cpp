@@ -7,6 +7,10 @@
 
 namespace coalesce {
 
+ViewerHardware ViewerHardware::off(const DeviceInfo& info, double now) {
+  return ViewerHardware(nullptr, "hardware counters off (--no-counters)", info, now);
+}
+
 ViewerHardware ViewerHardware::open(int device, const DeviceInfo& info, double now) {
   if (device < 0) return ViewerHardware(nullptr, "hardware counters unavailable: CPU backend", info, now);
   std::string why;

@@ -17,6 +17,8 @@ class ViewerHardware {
  public:
   // The sampler on CUDA device `device` (-1: the CPU backend, which has none). `now`: the viewer's clock.
   static ViewerHardware open(int device, const DeviceInfo& info, double now);
+  // No sampler: --no-counters.
+  static ViewerHardware off(const DeviceInfo& info, double now);
   // A given sampler (null: none, and `why` says why); `offset`: the viewer's clock when it started.
   ViewerHardware(std::unique_ptr<HardwareSampler> sampler, std::string why, const DeviceInfo& info,
                  double offset);
