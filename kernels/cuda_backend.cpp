@@ -106,10 +106,11 @@ void CudaBackend::kick(const SimParams& params, double time) {
   const double count = interactions(KernelKind::Forces, params.solver, m_n, params.attractors.count);
   if (params.solver == Solver::AllPairs) {
     // Allocated on the first all-pairs step: the attractor solver never needs it.
-    const std::size_t partials = gpu::all_pairs_partial_floats(state_views());
-    if (m_force_partials.size() < partials) m_force_partials = DeviceBuffer<float>(partials);
+    const gpu::AllPairsSchedule schedule = gpu::all_pairs_schedule(state_views());
+    if (m_force_partials.size() < schedule.partial_floats)
+      m_force_partials = DeviceBuffer<float>(schedule.partial_floats);
     timed(KernelKind::Forces, m_layout, bytes, count, [&] {
-      gpu::all_pairs_kick(state_views(), eps2, params.dt, m_force_partials.data(), m_stream.get());
+      gpu::all_pairs_kick(state_views(), schedule, eps2, params.dt, m_force_partials.data(), m_stream.get());
     });
   } else {
     // Positions computed once per step on the host, exactly as the CPU backend does.

@@ -34,20 +34,17 @@ constexpr int kWaves = 2;
 // of the 48 it picks for occupancy without it: 3% faster on an H100, 2.16e12 vs 2.09e12 (docs/perf.md).
 constexpr int kMinBlocksPerSm = 1;
 
-// Which block does which (chunk, tile) pairs. Unit u is chunk u / tiles, tile u % tiles; block b does
-// units [first_unit(b), first_unit(b + 1)). Block b's partial for chunk c is slot b + c: ranges are
-// contiguous, so (b, c) pairs in block order never share a slot (docs/kernels.md).
-struct Schedule {
-  long long units;  // chunks x tiles
-  int tiles;        // tiles of kThreads bodies along j
-  int blocks;       // resident blocks launched
-  int chunks;
-
-  __host__ __device__ long long first_unit(int block) const { return block * units / blocks; }
-  // The block whose range holds unit u: the largest b with first_unit(b) <= u.
-  __device__ int owner(long long u) const { return static_cast<int>(((u + 1) * blocks - 1) / units); }
-  __host__ __device__ long long slots() const { return static_cast<long long>(blocks) + chunks; }
-};
+// Which block does which (chunk, tile) pairs (AllPairsSchedule, kernels/kernels.h). Unit u is chunk
+// u / tiles, tile u % tiles; block b does units [first_unit(b), first_unit(b + 1)). Block b's partial for
+// chunk c is slot b + c: ranges are contiguous, so (b, c) pairs in block order never share a slot
+// (docs/kernels.md).
+__device__ inline long long first_unit(const AllPairsSchedule& s, int block) {
+  return block * s.units / s.blocks;
+}
+// The block whose range holds unit u: the largest b with first_unit(b) <= u.
+__device__ inline int owner(const AllPairsSchedule& s, long long u) {
+  return static_cast<int>(((u + 1) * s.blocks - 1) / s.units);
+}
 
 // Partial sums: slot s holds x, y, z rows of kBodiesPerChunk floats each (coalesced writes and reads).
 template <class Float>
@@ -56,12 +53,12 @@ __device__ inline Float* partial_row(Float* partials, long long slot, int axis) 
 }
 
 template <class View>
-__global__ void __launch_bounds__(kThreads, kMinBlocksPerSm) all_pairs_partials_kernel(View view, float eps2, Schedule s,
+__global__ void __launch_bounds__(kThreads, kMinBlocksPerSm) all_pairs_partials_kernel(View view, float eps2, AllPairsSchedule s,
                                                                       float* partials) {
   __shared__ Float4 tile[kThreads];
   const int n = view.n;
-  const long long end = s.first_unit(blockIdx.x + 1);
-  for (long long u = s.first_unit(blockIdx.x); u < end;) {
+  const long long end = first_unit(s, blockIdx.x + 1);
+  for (long long u = first_unit(s, blockIdx.x); u < end;) {
     const int chunk = static_cast<int>(u / s.tiles);
     const long long segment_end = min(end, static_cast<long long>(chunk + 1) * s.tiles);
     // Body b of this thread in the chunk: chunk * kBodiesPerChunk + b * kThreads + threadIdx.x.
@@ -114,7 +111,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm) all_pairs_partials_
 
 // One thread per body: the partials of its chunk in block order, then v += a dt.
 template <class View>
-__global__ void __launch_bounds__(kThreads) all_pairs_kick_kernel(View view, Schedule s, const float* partials,
+__global__ void __launch_bounds__(kThreads) all_pairs_kick_kernel(View view, AllPairsSchedule s, const float* partials,
                                                                   float dt) {
   const long long index = global_thread_index();
   if (index >= view.n) return;
@@ -122,8 +119,8 @@ __global__ void __launch_bounds__(kThreads) all_pairs_kick_kernel(View view, Sch
   const int chunk = i / kBodiesPerChunk;
   const int local = i % kBodiesPerChunk;
   const long long chunk_first_unit = static_cast<long long>(chunk) * s.tiles;
-  const int first_block = s.owner(chunk_first_unit);
-  const int last_block = s.owner(chunk_first_unit + s.tiles - 1);
+  const int first_block = owner(s, chunk_first_unit);
+  const int last_block = owner(s, chunk_first_unit + s.tiles - 1);
   Vec3 acc{0.0f, 0.0f, 0.0f};
   for (int b = first_block; b <= last_block; ++b) {
     const long long slot = static_cast<long long>(b) + chunk;
@@ -136,39 +133,38 @@ __global__ void __launch_bounds__(kThreads) all_pairs_kick_kernel(View view, Sch
 
 // kWaves blocks per resident slot (this kernel's occupancy times the SM count), at most one per unit.
 template <class View>
-Schedule make_schedule(int n) {
+AllPairsSchedule make_schedule(int n) {
   int device = 0, sms = 0, per_sm = 0;
   COALESCE_CUDA_CHECK(cudaGetDevice(&device));
   COALESCE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   COALESCE_CUDA_CHECK(
       cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, all_pairs_partials_kernel<View>, kThreads, 0));
-  Schedule s{};
+  AllPairsSchedule s{};
   s.chunks = (n + kBodiesPerChunk - 1) / kBodiesPerChunk;
   s.tiles = (n + kThreads - 1) / kThreads;
   s.units = static_cast<long long>(s.chunks) * s.tiles;
   const long long slots = static_cast<long long>(sms) * std::max(per_sm, 1);
   s.blocks = static_cast<int>(std::min(slots * kWaves, s.units));
+  // Slots b + c for every block b and chunk c it touches: at most blocks + chunks of them.
+  s.partial_floats = static_cast<std::size_t>(static_cast<long long>(s.blocks) + s.chunks) * 3 * kBodiesPerChunk;
   return s;
 }
 
 }  // namespace
 
-std::size_t all_pairs_partial_floats(const StateViews& state) {
-  std::size_t floats = 0;
+AllPairsSchedule all_pairs_schedule(const StateViews& state) {
+  AllPairsSchedule schedule{};
   with_view(state, [&](const auto& view) {
-    if (view.n <= 0) return;
-    const Schedule s = make_schedule<std::decay_t<decltype(view)>>(view.n);
-    floats = static_cast<std::size_t>(s.slots()) * 3 * kBodiesPerChunk;
+    if (view.n > 0) schedule = make_schedule<std::decay_t<decltype(view)>>(view.n);
   });
-  return floats;
+  return schedule;
 }
 
-void all_pairs_kick(const StateViews& state, float softening_squared, float dt, float* partials,
-                    cudaStream_t stream) {
+void all_pairs_kick(const StateViews& state, const AllPairsSchedule& s, float softening_squared, float dt,
+                    float* partials, cudaStream_t stream) {
   with_view(state, [&](const auto& view) {
     using View = std::decay_t<decltype(view)>;
     if (view.n <= 0) return;
-    const Schedule s = make_schedule<View>(view.n);
     all_pairs_partials_kernel<View><<<s.blocks, kThreads, 0, stream>>>(view, softening_squared, s, partials);
     COALESCE_CUDA_CHECK(cudaGetLastError());
     launch(all_pairs_kick_kernel<View>, {view.n, kThreads, kThreads}, stream, view, s,

@@ -4,16 +4,27 @@
 
 #include <cuda_runtime.h>
 
+#include <cstddef>
+
 #include "sim/layout_storage.h"
 #include "sim/physics.h"
 
 namespace coalesce::gpu {
 
-// v_i += dt * sum over j of the softened pull of body j on body i. The sum is split over the SMs
-// (kernels/forces_all_pairs.cu) into `partials`, device memory of all_pairs_partial_floats(state) floats.
-void all_pairs_kick(const StateViews& state, float softening_squared, float dt, float* partials,
-                    cudaStream_t stream);
-std::size_t all_pairs_partial_floats(const StateViews& state);
+// How all_pairs_kick splits the (body chunk, j tile) pairs over this device's resident blocks, and the
+// partial-sum floats that takes (kernels/forces_all_pairs.cu): worked out once per step, before the timing.
+struct AllPairsSchedule {
+  long long units = 0;  // chunks x tiles
+  int tiles = 0;        // shared-memory tiles of bodies j
+  int blocks = 0;       // blocks launched
+  int chunks = 0;       // chunks of bodies i
+  std::size_t partial_floats = 0;
+};
+AllPairsSchedule all_pairs_schedule(const StateViews& state);
+// v_i += dt * sum over j of the softened pull of body j on body i, split by `schedule` into `partials`
+// (device memory of schedule.partial_floats floats).
+void all_pairs_kick(const StateViews& state, const AllPairsSchedule& schedule, float softening_squared, float dt,
+                    float* partials, cudaStream_t stream);
 // v_i += dt * pull of the attractors at their snapshot positions.
 void attractor_kick(const StateViews& state, const AttractorSnapshot& snapshot, float softening_squared,
                     float dt, cudaStream_t stream);
