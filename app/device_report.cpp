@@ -26,8 +26,14 @@ std::string driver_text(const DeviceInfo& d) {
   return (d.driver.empty() ? "" : d.driver + " / ") + "CUDA " + d.cuda_driver;
 }
 
-namespace {
+std::optional<double> clock_off_maximum(double measured, double maximum) {
+  if (maximum <= 0) return std::nullopt;
+  const double off = (measured - maximum) / maximum;
+  if (std::fabs(off) <= kClockNoteFraction) return std::nullopt;
+  return off;
+}
 
+namespace {
 
 nlohmann::json ratio(double num, double den) {
   return den > 0 ? nlohmann::json(num / den) : nlohmann::json(nullptr);
@@ -74,22 +80,30 @@ nlohmann::json counters_json(const CounterReading& r, double formula_bytes) {
           {"kernel_ms", v.duration_ns / 1e6}};
 }
 
-std::string clocks_note(const DeviceInfo& d, const std::vector<CounterReading>& rows) {
-  const std::vector<RowCounters> parts = measured(rows);
-  if (parts.empty()) return "";
-  const RowCounters all = combine(parts);
+namespace {
+
+// The note for the clocks `all` measured, against the device's maximums ("" when both agree).
+std::string note_of(const DeviceInfo& d, const RowCounters& all) {
   std::string note;
   auto check = [&](const char* what, double hz, int max_khz) {
-    if (max_khz <= 0 || hz <= 0) return;
+    if (hz <= 0) return;  // not measured
     const double max_hz = 1e3 * max_khz;
-    if (std::fabs(hz - max_hz) <= kClockNoteFraction * max_hz) return;
+    const std::optional<double> off = clock_off_maximum(hz, max_hz);
+    if (!off) return;
     note += std::string(note.empty() ? "" : "; ") + what + " clock measured " + fixed("%.0f", hz / 1e6) +
-            " MHz vs maximum " + fixed("%.0f", max_hz / 1e6) + " MHz (" +
-            fixed("%+.0f%%", 100.0 * (hz - max_hz) / max_hz) + "): timings may not be at full clocks";
+            " MHz vs maximum " + fixed("%.0f", max_hz / 1e6) + " MHz (" + fixed("%+.0f%%", 100.0 * *off) +
+            "): timings may not be at full clocks";
   };
   check("SM", all.sm_clock_hz, d.sm_clock_khz);
   check("memory", all.dram_clock_hz, d.memory_clock_khz);
   return note;
+}
+
+}  // namespace
+
+std::string clocks_note(const DeviceInfo& d, const std::vector<CounterReading>& rows) {
+  const std::vector<RowCounters> parts = measured(rows);
+  return parts.empty() ? "" : note_of(d, combine(parts));
 }
 
 nlohmann::json clocks_json(const DeviceInfo& d, const std::vector<CounterReading>& rows,
@@ -112,7 +126,7 @@ nlohmann::json clocks_json(const DeviceInfo& d, const std::vector<CounterReading
   out["source"] = "counter passes: gpc__cycles_elapsed.avg.per_second and dram__cycles_elapsed.avg.per_second, "
                   "averaged over the rows weighted by kernel time; maximums from cudaDevAttrClockRate and "
                   "cudaDevAttrMemoryClockRate";
-  const std::string note = clocks_note(d, rows);
+  const std::string note = note_of(d, all);
   out["note"] = note.empty() ? nlohmann::json(nullptr) : nlohmann::json(note);
   return out;
 }

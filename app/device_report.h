@@ -2,6 +2,7 @@
 // panel show: written once, so every report names the same facts the same way.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -16,6 +17,9 @@ namespace coalesce {
 // More than this fraction between a measured clock and its maximum makes a run's numbers suspect: the
 // note in bench's, lab's and the screenshot's clocks blocks.
 inline constexpr double kClockNoteFraction = 0.05;
+// (measured - maximum) / maximum when that is beyond kClockNoteFraction either way; none when it is
+// within, or when the maximum is unknown (0). The one test behind every report's clock note.
+std::optional<double> clock_off_maximum(double measured, double maximum);
 
 // {"gpu", "name", "driver", "cuda_driver", "cuda_runtime", "multiprocessors", "memory_bytes", "sm_clock_khz",
 //  "memory_clock_khz", "bus_width_bits", "theoretical_peak_gbps", "copy_peak_gbps"}: docs/bench-json.md.

@@ -15,13 +15,13 @@ void Summary::add(double value) {
 }
 
 std::string clock_note(const std::string& name, const ClockReport& clock) {
-  if (clock.mhz.count == 0 || clock.maximum_mhz <= 0) return "";
-  const double off = (clock.mhz.mean() - clock.maximum_mhz) / clock.maximum_mhz;
-  if (std::abs(off) <= kClockNoteFraction) return "";
+  if (clock.mhz.count == 0) return "";
+  const std::optional<double> off = clock_off_maximum(clock.mhz.mean(), clock.maximum_mhz);
+  if (!off) return "";
   char text[200];
   std::snprintf(
       text, sizeof text, "%s clock averaged %.0f MHz, %.1f%% %s its maximum %.0f MHz: numbers are suspect",
-      name.c_str(), clock.mhz.mean(), 100.0 * std::abs(off), off < 0 ? "below" : "above", clock.maximum_mhz);
+      name.c_str(), clock.mhz.mean(), 100.0 * std::abs(*off), *off < 0 ? "below" : "above", clock.maximum_mhz);
   return text;
 }
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "app/device_report.h"  // kClockNoteFraction
+#include "app/device_report.h"  // clock_off_maximum
 #include "kernels/counters/hardware_counters.h"
 #include "sim/layout.h"
 
@@ -68,7 +68,7 @@ struct ClockReport {
   double maximum_mhz = 0.0;
 };
 
-// The note for a clock whose average is off its maximum by more than kClockNoteFraction; "" otherwise.
+// The note for a clock whose average is off its maximum (clock_off_maximum); "" otherwise.
 std::string clock_note(const std::string& name, const ClockReport& clock);
 
 class HardwareSeries {
