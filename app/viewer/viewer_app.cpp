@@ -45,10 +45,9 @@ ViewerApp::ViewerApp(const Options& options, RenderTarget& target, ViewerSimulat
   m_model.hardware = &m_hardware;
   m_model.target = m_target.description();
   m_model.draw = &m_draw;
-  // Unset: every particle where the splat draws, the 4M default where points do (follow_draw_path).
+  // Unset: follow_draw_path (in rebuild_render_path) sets it once the path is known.
   m_draw_limit_follows_path = !options.draw_limit;
-  m_controls.draw_limit = options.draw_limit ? std::max(0, *options.draw_limit)
-                                             : (options.draw == DrawChoice::Points ? kDefaultDrawLimit : 0);
+  m_controls.draw_limit = options.draw_limit ? std::max(0, *options.draw_limit) : 0;
   m_controls.draw_limit_input = m_controls.draw_limit > 0 ? m_controls.draw_limit : kDefaultDrawLimit;
   m_interop = options.no_interop ? InteropUse::Off : InteropUse::Allowed;
   rebuild_render_path();
