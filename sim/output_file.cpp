@@ -174,18 +174,12 @@ void check_distinct_outputs(const std::vector<OutputFile>& outputs) {
   }
 }
 
-void write_output(const OutputFile& file, const std::vector<std::string_view>& pieces) {
-  if (file.to_stdout) return write_to_stdout(file, pieces);
-  struct stat before {};
-  const bool existed = ::stat(file.target.c_str(), &before) == 0;
-  std::string temporary;
-  const int fd = create_temporary(file.target, temporary);
-  if (fd < 0) write_failed(file, std::strerror(errno), existed);
-  if (const int error = fill_temporary(fd, existed ? &before : nullptr, pieces); error != 0) {
-    ::unlink(temporary.c_str());
-    write_failed(file, std::strerror(error), existed);
-  }
-  // The path was checked before the run; refuse if something that is not a regular file appeared since.
+namespace {
+
+// The temporary is complete and synced: refuse if something that is not a regular file took the target's
+// place since the check, else rename it over the target and sync the directory. Removes the temporary on
+// failure.
+void replace_with(const OutputFile& file, const std::string& temporary, bool existed) {
   struct stat now {};
   if (::stat(file.target.c_str(), &now) == 0 && !S_ISREG(now.st_mode)) {
     ::unlink(temporary.c_str());
@@ -202,6 +196,54 @@ void write_output(const OutputFile& file, const std::vector<std::string_view>& p
     ::fsync(dir);
     ::close(dir);
   }
+}
+
+}  // namespace
+
+void write_output(const OutputFile& file, const std::vector<std::string_view>& pieces) {
+  if (file.to_stdout) return write_to_stdout(file, pieces);
+  struct stat before {};
+  const bool existed = ::stat(file.target.c_str(), &before) == 0;
+  std::string temporary;
+  const int fd = create_temporary(file.target, temporary);
+  if (fd < 0) write_failed(file, std::strerror(errno), existed);
+  if (const int error = fill_temporary(fd, existed ? &before : nullptr, pieces); error != 0) {
+    ::unlink(temporary.c_str());
+    write_failed(file, std::strerror(error), existed);
+  }
+  replace_with(file, temporary, existed);
+}
+
+PendingOutput::PendingOutput(const OutputFile& file) : m_file(file) {
+  if (file.to_stdout) throw RuntimeFailure(file.flag + ": this output cannot go to standard output");
+  struct stat before {};
+  m_existed = ::stat(file.target.c_str(), &before) == 0;
+  const int fd = create_temporary(file.target, m_temporary);
+  if (fd < 0) write_failed(file, std::strerror(errno), m_existed);
+  if (const int error = fill_temporary(fd, m_existed ? &before : nullptr, {}); error != 0) {
+    ::unlink(m_temporary.c_str());
+    write_failed(file, std::strerror(error), m_existed);
+  }
+}
+
+PendingOutput::~PendingOutput() {
+  if (!m_committed) ::unlink(m_temporary.c_str());
+}
+
+void PendingOutput::commit() {
+  // Whoever filled the temporary may not have synced it.
+  const int fd = ::open(m_temporary.c_str(), O_RDONLY | O_CLOEXEC);
+  int error = fd < 0 ? errno : 0;
+  if (fd >= 0) {
+    if (::fsync(fd) != 0) error = errno;
+    ::close(fd);
+  }
+  m_committed = true;  // replace_with removes the temporary itself when it fails
+  if (error != 0) {
+    ::unlink(m_temporary.c_str());
+    write_failed(m_file, std::strerror(error), m_existed);
+  }
+  replace_with(m_file, m_temporary, m_existed);
 }
 
 }  // namespace coalesce

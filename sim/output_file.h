@@ -35,4 +35,24 @@ void check_distinct_outputs(const std::vector<OutputFile>& outputs);
 // file is left behind.
 void write_output(const OutputFile& file, const std::vector<std::string_view>& pieces);
 
+// For a file another program writes (ffmpeg encoding a clip): an empty temporary file beside the target,
+// with the permissions of the file it will replace, renamed over the target by commit() with write_output's
+// checks; removed if never committed. Throws RuntimeFailure as write_output does.
+class PendingOutput {
+ public:
+  explicit PendingOutput(const OutputFile& file);
+  ~PendingOutput();
+  PendingOutput(const PendingOutput&) = delete;
+  PendingOutput& operator=(const PendingOutput&) = delete;
+
+  const std::string& temporary() const { return m_temporary; }
+  void commit();
+
+ private:
+  OutputFile m_file;
+  std::string m_temporary;
+  bool m_existed = false;
+  bool m_committed = false;
+};
+
 }  // namespace coalesce
