@@ -8,8 +8,9 @@
 
 namespace coalesce {
 namespace {
-constexpr float kRadiansPerPixel = 0.005f;
-constexpr float kMaxPitch = 1.55f;  // just short of straight up, so lookAt's up vector stays valid
+constexpr double kDegreesPerPixel = 0.2865;  // 0.005 rad
+constexpr double kMaxPitch = 88.8;           // just short of straight up, so lookAt's up vector stays valid
+constexpr double kRadiansPerDegree = 3.14159265358979323846 / 180.0;
 }  // namespace
 
 OrbitCamera::OrbitCamera(float scene_radius) : m_scene_radius(scene_radius) {
@@ -18,8 +19,8 @@ OrbitCamera::OrbitCamera(float scene_radius) : m_scene_radius(scene_radius) {
 
 void OrbitCamera::reset() {
   // A three-quarter view of the disk plane shows both structure and depth.
-  m_yaw = 0.6f;
-  m_pitch = 0.75f;
+  m_yaw = 35.0;
+  m_pitch = 43.0;
   m_distance = 3.2f * m_scene_radius;
   m_target = glm::vec3(0.0f);
 }
@@ -29,9 +30,16 @@ void OrbitCamera::set_scene_radius(float radius) {
   reset();
 }
 
+void OrbitCamera::set_pose(const OrbitPose& pose) {
+  m_yaw = pose.yaw_degrees;
+  m_pitch = std::clamp(pose.pitch_degrees, -kMaxPitch, kMaxPitch);
+  m_distance = std::max(pose.distance, 1e-6f);
+  m_target = pose.target;
+}
+
 void OrbitCamera::rotate(float dx_pixels, float dy_pixels) {
-  m_yaw -= dx_pixels * kRadiansPerPixel;
-  m_pitch = std::clamp(m_pitch + dy_pixels * kRadiansPerPixel, -kMaxPitch, kMaxPitch);
+  m_yaw -= dx_pixels * kDegreesPerPixel;
+  m_pitch = std::clamp(m_pitch + dy_pixels * kDegreesPerPixel, -kMaxPitch, kMaxPitch);
 }
 
 void OrbitCamera::pan(float dx_pixels, float dy_pixels, float viewport_height) {
@@ -50,8 +58,10 @@ void OrbitCamera::zoom(float scroll_steps) {
 }
 
 glm::vec3 OrbitCamera::eye() const {
-  const float c = std::cos(m_pitch);
-  return m_target + m_distance * glm::vec3(c * std::cos(m_yaw), c * std::sin(m_yaw), std::sin(m_pitch));
+  const double yaw = m_yaw * kRadiansPerDegree, pitch = m_pitch * kRadiansPerDegree;
+  const double c = std::cos(pitch);
+  return m_target + m_distance * glm::vec3(static_cast<float>(c * std::cos(yaw)), static_cast<float>(c * std::sin(yaw)),
+                                           static_cast<float>(std::sin(pitch)));
 }
 
 glm::mat4 OrbitCamera::view() const {

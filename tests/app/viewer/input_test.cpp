@@ -70,7 +70,8 @@ TEST(Input, DragRotatesWheelZoomsAndRResets) {
   OrbitCamera camera(rng.uniform(0.5f, 5.0f));
   ViewerControls controls;
   ViewerRequests requests;
-  const float yaw = camera.yaw(), distance = camera.distance();
+  const double yaw = camera.yaw();
+  const float distance = camera.distance();
   ImGuiIO& io = ImGui::GetIO();
   io.MousePos = ImVec2(700.0f, 400.0f);
   io.MouseDown[0] = true;
