@@ -112,6 +112,7 @@ Options parse_arguments(const std::vector<std::string>& arguments) {
     }
     spec->apply(options, value, cli::ValueContext{spec->name, spec->example});
   }
+  options.given = given;
   if (!options.show_help && !options.show_version) check_combinations(options, given);
   return options;
 }
@@ -124,19 +125,29 @@ void check_combinations(const Options& options, const std::vector<std::string>& 
   if (options.steps) {
     // --steps opens no window, so window-only flags would be silently ignored: say so instead.
     for (std::string_view flag :
-         {"--frames", "--screenshot", "--sweep", "--lab-tab", "--no-interop", "--draw"}) {
+         {"--frames", "--screenshot", "--sweep", "--lab-tab", "--no-interop", "--draw", "--record", "--camera",
+          "--orbit", "--camera-from", "--brightness", "--no-panel"}) {
       if (has(flag))
         throw UsageError(std::string(flag) +
                          " needs frames to render, but --steps runs with no window (drop " +
                          std::string(flag) + " or --steps)");
     }
   } else {
-    if (options.headless && !options.frames)
-      throw UsageError("--headless needs --frames N to know when to stop (try --headless --frames 120)");
+    // A headless clip of known length ends the run when it ends; otherwise --frames says when.
+    const bool clip_ends_run = !options.record.empty() && options.record_seconds;
+    if (options.headless && !options.frames && !clip_ends_run)
+      throw UsageError(options.record.empty()
+                           ? "--headless needs --frames N to know when to stop (try --headless --frames 120)"
+                           : "--headless --record needs --record-seconds S (or --frames N) to know when to stop "
+                             "(try --record-seconds 10)");
     if (!options.screenshot.empty() && !options.frames)
       throw UsageError("--screenshot needs --frames N, the frame to capture (try --frames 120 --screenshot " +
                        options.screenshot + ")");
   }
+  for (std::string_view flag : {"--record-fps", "--record-seconds"})
+    if (has(flag) && options.record.empty())
+      throw UsageError(std::string(flag) + " sets up a clip, but no --record PATH was given (add --record " +
+                       "out/clip.mp4, or drop " + std::string(flag) + ")");
   if (options.no_interop && options.backend == BackendChoice::Cpu)
     throw UsageError(
         "--no-interop picks the CUDA backend's render path; --backend cpu always uploads from the "

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/cli.h"
+#include "app/clip_output.h"
 #include "app/output_paths.h"
 #include "sim/errors.h"
 #include "sim/input_file.h"
@@ -47,6 +48,11 @@ void check_paths(const Options& options) {
         check_output_path("--save-state's non-finite copy", non_finite_state_path(options.save_state)));
   }
   if (!options.json.empty()) outputs.push_back(check_output_path("--json", options.json, StdoutUse::Allow));
+  if (!options.record.empty()) {
+    const ClipOutputs clip = check_clip_outputs("--record", options.record);
+    outputs.push_back(clip.video);
+    outputs.push_back(clip.json);
+  }
   check_distinct_outputs(outputs);
 }
 

@@ -124,6 +124,56 @@ void set_no_interop(Options& o, std::string_view, const ValueContext&) {
   o.no_interop = true;
 }
 
+// Capture (docs/capture.md). A clip of at most a day at the highest rate stays far below kMaxFrames' range.
+constexpr std::int64_t kMaxRecordFps = 240;
+constexpr FloatRange kRecordSecondsRange{0.001f, 86400.0f};
+constexpr FloatRange kYawRange{-36000.0f, 36000.0f};
+constexpr FloatRange kPitchRange{-88.0f, 88.0f};  // inside the orbit camera's clamp, short of straight up
+constexpr FloatRange kOrbitRange{-3600.0f, 3600.0f};
+constexpr FloatRange kBrightnessRange{kMinBrightness, kMaxBrightness};
+
+void set_record(Options& o, std::string_view v, const ValueContext& c) {
+  if (v.empty())
+    throw UsageError(std::string(c.flag) + " needs PATH.mp4 or a directory (try " + std::string(c.flag) + " " +
+                     std::string(c.example) + ")");
+  o.record = std::string(v);
+}
+void set_record_fps(Options& o, std::string_view v, const ValueContext& c) {
+  o.record_fps = static_cast<int>(parse_integer(c, v, 1, kMaxRecordFps));
+}
+void set_record_seconds(Options& o, std::string_view v, const ValueContext& c) {
+  o.record_seconds = parse_float(c, v, kRecordSecondsRange);
+}
+
+// yaw,pitch,distance[,tx,ty,tz]: each number checked against its own range, named in the error.
+void set_camera(Options& o, std::string_view v, const ValueContext& c) {
+  const std::vector<std::string> items = split_list(c, v);
+  if (items.size() != 3 && items.size() != 6)
+    throw UsageError(std::string(c.flag) + " takes yaw,pitch,distance or yaw,pitch,distance,tx,ty,tz (3 or 6 " +
+                     "numbers), got " + std::to_string(items.size()) + " in '" + std::string(v) + "' (try " +
+                     std::string(c.flag) + " " + std::string(c.example) + ")");
+  const auto number = [&](std::size_t i, std::string_view what, const FloatRange& range) {
+    const std::string flag = std::string(c.flag) + "'s " + std::string(what);
+    return parse_double(ValueContext{flag, c.example}, items[i], range);
+  };
+  CameraPose pose;
+  pose.yaw_degrees = number(0, "yaw (degrees)", kYawRange);
+  pose.pitch_degrees = number(1, "pitch (degrees)", kPitchRange);
+  pose.distance = static_cast<float>(number(2, "distance", kLengthRange));
+  for (std::size_t axis = 0; axis < 3 && items.size() == 6; ++axis)
+    pose.target[axis] = static_cast<float>(number(3 + axis, std::string("t") + "xyz"[axis], kCoordinateRange));
+  o.camera = pose;
+}
+void set_brightness(Options& o, std::string_view v, const ValueContext& c) {
+  o.brightness = parse_float(c, v, kBrightnessRange);
+}
+void set_no_panel(Options& o, std::string_view, const ValueContext&) {
+  o.panel_hidden = true;
+}
+void set_orbit(Options& o, std::string_view v, const ValueContext& c) {
+  o.orbit_degrees_per_second = parse_float(c, v, kOrbitRange);
+}
+
 void set_steps(Options& o, std::string_view v, const ValueContext& c) {
   o.steps = parse_integer(c, v, 0, kMaxSteps);
 }
@@ -144,6 +194,9 @@ void set_save_state(Options& o, std::string_view v, const ValueContext& c) {
 }
 void set_load_state(Options& o, std::string_view v, const ValueContext& c) {
   o.load_state = path_value(v, c);
+}
+void set_camera_from(Options& o, std::string_view v, const ValueContext& c) {
+  o.camera_from = path_value(v, c);
 }
 void set_json(Options& o, std::string_view v, const ValueContext& c) {
   o.json = path_value(v, c);
@@ -220,6 +273,21 @@ std::string steps_range() {
 std::string repeats_range() {
   return describe_integers(1, kMaxRepeats);
 }
+std::string record_fps_range() {
+  return describe_integers(1, kMaxRecordFps);
+}
+std::string record_seconds_range() {
+  return describe(kRecordSecondsRange);
+}
+std::string camera_range() {
+  return "pitch " + describe(kPitchRange) + ", distance " + describe(kLengthRange);
+}
+std::string brightness_range() {
+  return describe(kBrightnessRange);
+}
+std::string orbit_range() {
+  return describe(kOrbitRange);
+}
 std::string size_range() {
   return describe_integers(kMinLabSide, kMaxLabSide) + ", a multiple of 256";
 }
@@ -251,6 +319,9 @@ const OptionSpec kOptions[] = {
      "render-buffer pack variant (default: fastest measured)", set_pack, nullptr},
     {"--no-interop", "", "", kViewer, "CUDA backend: draw through the copy path, not CUDA-GL interop",
      set_no_interop, nullptr},
+    {"--brightness", "X", "1.5", kViewer, "light of every particle, as the panel's slider (default: 1)",
+     set_brightness, brightness_range},
+    {"--no-panel", "", "", kViewer, "start with the panel hidden (H shows it)", set_no_panel, nullptr},
     {"--width", "PIXELS", "1600", kViewer, "window or image width (default: 1600)", set_width, pixels_range},
     {"--height", "PIXELS", "900", kViewer, "window or image height (default: 900)", set_height, pixels_range},
     {"--headless", "", "", kViewer, "render offscreen (EGL), no display needed; needs --frames", set_headless,
@@ -263,6 +334,21 @@ const OptionSpec kOptions[] = {
      "sweep the layouts from the first frame, FRAMES frames each (Compare)", set_sweep, frames_range},
     {"--lab-tab", "NAME", "transpose", kViewer, "open the panel's Lab tab and run experiment NAME there once",
      set_lab_tab, nullptr},
+    {"--record", "PATH", "out/clip.mp4", kViewer,
+     "record a clip with the panel: PATH.mp4 (needs ffmpeg) or a directory of PNGs; key V, panel button",
+     set_record, nullptr},
+    {"--record-fps", "FPS", "30", kViewer, "clip frame rate; one simulation step per frame (default: 30)",
+     set_record_fps, record_fps_range},
+    {"--record-seconds", "S", "10", kViewer, "clip length in seconds of video (default: until stopped)",
+     set_record_seconds, record_seconds_range},
+    {"--camera", "YAW,PITCH,DIST[,TX,TY,TZ]", "30,20,12", kViewer,
+     "camera pose, degrees and scene units (default: framed on the scene; JSON records it)", set_camera,
+     camera_range},
+    {"--orbit", "DEG_PER_S", "20", kViewer, "turn the camera steadily (per second of video when recording)",
+     set_orbit, orbit_range},
+    {"--camera-from", "JSON", "out/shot.json", kViewer,
+     "restore a screenshot's or clip's camera, scene, N, layout, solver, dt, softening, seed, draw, size",
+     set_camera_from, nullptr},
     {"--steps", "N", "200", kViewer, "simulate N steps with no window, print stats (Ctrl-C stops, saves)",
      set_steps, steps_range},
     {"--save-state", "PATH", "out/state.npy", kViewer,

@@ -54,6 +54,10 @@ std::uint64_t parse_unsigned64(const ValueContext& context, std::string_view tex
 }
 
 float parse_float(const ValueContext& context, std::string_view text, const FloatRange& range) {
+  return static_cast<float>(parse_double(context, text, range));
+}
+
+double parse_double(const ValueContext& context, std::string_view text, const FloatRange& range) {
   const std::string wanted = describe(range);
   double value = 0.0;
   const char* end = text.data() + text.size();
@@ -64,7 +68,7 @@ float parse_float(const ValueContext& context, std::string_view text, const Floa
                      wanted + try_hint(context));
   }
   if (ec != std::errc() || ptr != end || text.empty() || !std::isfinite(value)) fail(context, wanted, text);
-  return static_cast<float>(value);
+  return value;
 }
 
 std::vector<std::string> split_list(const ValueContext& context, std::string_view text) {

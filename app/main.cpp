@@ -7,6 +7,7 @@
 #include <new>
 #include <string>
 
+#include "app/camera_from.h"
 #include "app/cli.h"
 #include "app/commands.h"
 #include "app/printable.h"
@@ -26,8 +27,14 @@ void print_error(const std::string& message) {
   std::fprintf(stderr, "%s\n", line.c_str());
 }
 
-int run(const coalesce::Options& options) {
+int run(const coalesce::Options& given_options) {
   using coalesce::Command;
+  coalesce::Options options = given_options;
+  if (!options.camera_from.empty() && !options.show_help && !options.show_version) {
+    const coalesce::CameraFromResult restored = coalesce::apply_camera_from(options);
+    std::fprintf(stderr, "coalesce: %s\n", coalesce::describe(restored, options.camera_from).c_str());
+    options = restored.options;
+  }
   if (options.show_help) {
     std::fputs(coalesce::usage_text().c_str(), stdout);
     return 0;

@@ -17,6 +17,17 @@ enum class DrawChoice { Auto, Points, Splat };
 inline constexpr int kDefaultDrawLimit = 1 << 22;  // --draw-limit's default on the point path: 4194304
 inline constexpr int kMinLabSide = 256;            // lab --size: whole tiles of the transpose kernels
 inline constexpr int kMaxLabSide = 16384;          // 1 GiB per matrix
+inline constexpr float kMinBrightness = 0.1f;      // --brightness and the panel's slider
+inline constexpr float kMaxBrightness = 4.0f;
+inline constexpr int kDefaultRecordFps = 30;       // --record-fps: one simulation step per recorded frame
+
+// --camera yaw,pitch,distance[,tx,ty,tz]: the orbit camera's pose, angles in degrees (render/orbit_camera.h).
+struct CameraPose {
+  double yaw_degrees = 0.0;  // double: a pose read back from the JSON is the pose written
+  double pitch_degrees = 0.0;
+  float distance = 1.0f;
+  float target[3] = {0.0f, 0.0f, 0.0f};
+};
 
 struct Options {
   Command command = Command::Viewer;
@@ -50,6 +61,17 @@ struct Options {
   std::optional<int> sweep_frames;    // --sweep K: sweep the layouts from the first frame, K frames each
   std::string lab_tab;                // --lab-tab NAME: open the panel's Lab tab and run NAME there once
   bool no_interop = false;            // --no-interop: the CUDA backend draws through the copy path
+  float brightness = 1.0f;            // --brightness: the panel's slider, times the sprites' light
+  bool panel_hidden = false;          // --no-panel: start with the panel hidden (H shows it)
+
+  // Capture: clips and reproducible cameras (docs/capture.md).
+  std::string record;                   // --record PATH: PATH.mp4 (through ffmpeg) or a directory of PNGs
+  int record_fps = kDefaultRecordFps;   // frames per second of the clip, one simulation step each
+  std::optional<double> record_seconds;  // the clip's length in seconds of video; unset: until stopped
+  std::optional<CameraPose> camera;     // --camera: the first frame's view (default: framed on the scene)
+  float orbit_degrees_per_second = 0.0f;  // --orbit: yaw turned per second (of video while recording)
+  std::string camera_from;              // --camera-from: a screenshot or clip JSON whose settings return
+  std::vector<std::string> given;       // the flags given on the command line, so --camera-from leaves them
 
   // bench: sweeps; lab: experiments.
   std::vector<int> bench_particles;   // empty: the command's defaults

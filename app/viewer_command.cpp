@@ -10,6 +10,7 @@
 #include "app/printable.h"
 #include "app/state_output.h"
 #include "app/viewer/viewer_app.h"
+#include "app/viewer/viewer_recording.h"
 #include "app/viewer/viewer_simulation.h"
 #include "render/glfw_window.h"
 #include "render/headless_context.h"
@@ -77,7 +78,12 @@ int run_viewer(const Options& options) {
 
   const InterruptGuard interrupt;
   ViewerRun run;
-  run.frames = options.frames.value_or(options.headless ? 10 : 0);
+  // A headless clip of known length, with no --frames: the run is the warm-up frames and the clip.
+  const bool clip_sets_frames = options.headless && !options.frames && !options.record.empty() &&
+                                options.record_seconds;
+  run.frames = clip_sets_frames ? static_cast<int>(kClipWarmupFrames +
+                                                   clip_frame_count(*options.record_seconds, options.record_fps))
+                                : options.frames.value_or(options.headless ? 10 : 0);
   run.screenshot = options.screenshot;
   run.interrupt = &interrupt;
   int code = 0;

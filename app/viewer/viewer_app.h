@@ -4,14 +4,17 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "app/clip_output.h"
 #include "app/options.h"
 #include "app/viewer/viewer_draw.h"
 #include "app/viewer/viewer_imgui.h"
 #include "app/viewer/viewer_model.h"
 #include "app/viewer/viewer_panel.h"
+#include "app/viewer/viewer_recording.h"
 #include "render/orbit_camera.h"
 #include "render/particle_renderer.h"
 #include "render/render_target.h"
@@ -30,7 +33,7 @@ class ViewerApp {
  public:
   ViewerApp(const Options& options, RenderTarget& target, ViewerSimulation& simulation);
   ~ViewerApp();
-  int run(const ViewerRun& run);  // the exit code: 1 if a requested screenshot could not be written
+  int run(const ViewerRun& run);  // the exit code: 1 if a requested screenshot or clip could not be written
 
  private:
   double seconds() const;
@@ -43,6 +46,10 @@ class ViewerApp {
   void simulate();
   void check_state();
   void take_screenshot(const std::string& path, FramebufferSize size);
+  void start_due_clip(FramebufferSize size);
+  void record_frame(FramebufferSize size, double frame_ms, const std::vector<KernelTiming>& timings);
+  void stop_recording(const std::string& because);
+  void turn_camera(double wall_seconds);
   void add_notice(const std::string& text, bool error);
 
   std::chrono::steady_clock::time_point m_start = std::chrono::steady_clock::now();
@@ -66,6 +73,16 @@ class ViewerApp {
       m_base_notices;  // the backend's (CPU fallback) and the scene's, kept across rebuilds
   std::uint64_t m_last_clean_step = 0;
   bool m_screenshot_failed = false;
+  // Clips: --record's, started at frame kClipWarmupFrames, or the panel's; one step per recorded frame.
+  std::optional<ClipOutputs> m_clip_at_start;
+  std::optional<std::string> m_clip_requested;  // the panel's path, started on the next frame
+  std::unique_ptr<ViewerRecording> m_recording;
+  int m_record_fps = kDefaultRecordFps;
+  long m_record_frame_limit = 0;  // --record-seconds in frames; 0 until stopped
+  bool m_record_failed = false;
+  long m_frame_index = 0;
+  float m_orbit_degrees_per_second = 0.0f;
+  bool m_headless = false;
   bool m_draw_limit_follows_path = true;  // no --draw-limit and none set in the panel yet
   bool m_pack_follows_fastest = true;  // no --pack and no choice in the panel yet
   PackVariant m_fastest_pack = PackVariant::Vector;

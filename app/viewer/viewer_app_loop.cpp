@@ -35,10 +35,12 @@ int ViewerApp::run(const ViewerRun& run) {
       if (run.frames > 0 && ++skipped > 600) break;
       continue;
     }
-    m_imgui.new_frame(static_cast<float>(ms_between(last, start) * 1e-3));
+    const double wall_seconds = ms_between(last, start) * 1e-3;
+    m_imgui.new_frame(static_cast<float>(wall_seconds));
     last = start;
     handle_input(m_camera, m_controls, m_requests);
     apply_requests();
+    start_due_clip(size);
 
     const Clock::time_point sim_start = Clock::now();
     if (!m_controls.paused) {
@@ -98,6 +100,7 @@ int ViewerApp::run(const ViewerRun& run) {
     }
     const Clock::time_point render_end = Clock::now();
 
+    record_frame(size, ms_between(start, Clock::now()), timings);
     const bool last_frame = run.frames > 0 && frame + 1 >= run.frames;
     const bool scripted = !run.screenshot.empty() && last_frame;
     if (scripted || m_requests.screenshot) {
@@ -107,11 +110,24 @@ int ViewerApp::run(const ViewerRun& run) {
     m_target.present();
     m_frames.add(ms_between(start, Clock::now()), ms_between(sim_start, upload_start),
                  ms_between(upload_start, render_start), ms_between(render_start, render_end));
+    turn_camera(wall_seconds);  // after the frame, so a clip's first frame has the pose its JSON records
     ++frame;
+    m_frame_index = frame;
     if (last_frame) break;
   }
   m_simulation.backend().synchronize();
-  return m_screenshot_failed && run.frames > 0 ? 1 : 0;
+  if (m_recording) {
+    const bool cut_short = m_record_frame_limit > 0;  // --record-seconds had frames to go
+    stop_recording(cut_short ? "the run ended before --record-seconds (see --frames)" : "the run ended");
+  }
+  if (m_clip_at_start) {
+    add_notice("--record " + m_clip_at_start->shown + ": the run ended before the clip began (it starts at frame " +
+                   std::to_string(kClipWarmupFrames + 1) + "; give --frames " +
+                   std::to_string(kClipWarmupFrames + 1) + " or more)",
+               true);
+    m_record_failed = true;
+  }
+  return (m_screenshot_failed || m_record_failed) && run.frames > 0 ? 1 : 0;
 }
 
 }  // namespace coalesce

@@ -13,6 +13,7 @@
 #include "app/viewer/viewer_simulation.h"
 #include "app/viewer/viewer_stats.h"
 #include "app/viewer/viewer_sweep.h"
+#include "render/orbit_camera.h"
 
 namespace coalesce {
 
@@ -41,6 +42,15 @@ struct ViewerRequests {
   bool sweep = false;
   bool reset = false;
   bool reset_camera = false;
+  bool record = false;  // start or stop a clip (V, the record button)
+};
+
+// What the panel says about a clip being recorded.
+struct RecordingStatus {
+  bool active = false;
+  std::string path;
+  long frames = 0;
+  int fps = 0;
 };
 
 struct ViewerControls {
@@ -51,6 +61,7 @@ struct ViewerControls {
   int draw_limit = 0;        // most particles drawn per frame (--draw-limit); 0 = all
   int draw_limit_input = 0;  // the limit field, applied by its button; kept while "draw all" is on
   std::string screenshot_path = "coalesce-screenshot.png";
+  std::string clip_path;  // the record button's path: --record's, else coalesce-clip.mp4 (or a directory)
   float brightness = 1.0f;
 };
 
@@ -68,6 +79,10 @@ struct ViewerModel {
   std::optional<NonFiniteReport> non_finite;
   std::string last_screenshot;  // path of the last PNG written
   int drawn_particles = 0;      // fewer than N only when N exceeds the draw limit
+  const OrbitCamera* camera = nullptr;
+  float orbit_degrees_per_second = 0.0f;  // --orbit
+  RecordingStatus recording;
+  std::string last_clip;  // path of the last clip written
 };
 
 }  // namespace coalesce

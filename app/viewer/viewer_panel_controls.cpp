@@ -73,7 +73,23 @@ void draw_simulation_controls(const ViewerModel& model, ViewerControls& controls
   if (ImGui::SliderFloat("dt", &dt, 1e-5f, 1e-2f, "%.3g", kClampedLog)) requests.dt = dt;
   if (ImGui::SliderFloat("softening", &softening, 1e-4f, 0.5f, "%.3g", kClampedLog))
     requests.softening = softening;
-  ImGui::SliderFloat("brightness", &controls.brightness, 0.1f, 4.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
+  ImGui::SliderFloat("brightness", &controls.brightness, kMinBrightness, kMaxBrightness, "%.2f",
+                     ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+}
+
+// A clip: one simulation step per recorded frame, so it plays at its own rate whatever the GPU's.
+void draw_record_controls(const RecordingStatus& recording, ViewerControls& controls, ViewerRequests& requests) {
+  ImGui::SetNextItemWidth(260.0f);
+  if (recording.active) ImGui::BeginDisabled();
+  ImGui::InputText("##clip", &controls.clip_path);
+  if (recording.active) ImGui::EndDisabled();
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("PATH.mp4 (through ffmpeg) or a new or empty directory of PNGs");
+  ImGui::SameLine();
+  if (ImGui::Button(recording.active ? "stop recording (V)" : "record (V)")) requests.record = true;
+  if (recording.active)
+    ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.3f, 1.0f), "recording %s: %ld frames, %.1f s at %d fps",
+                       printable(recording.path).c_str(), recording.frames,
+                       static_cast<double>(recording.frames) / std::max(1, recording.fps), recording.fps);
 }
 
 void draw_run_controls(ViewerControls& controls, ViewerRequests& requests, bool sweeping) {
@@ -103,8 +119,10 @@ void draw_controls_section(const ViewerModel& model, ViewerControls& controls, V
   draw_simulation_controls(model, controls, requests);
   ImGui::PopItemWidth();
   draw_run_controls(controls, requests, model.sweep && model.sweep->active());
+  draw_record_controls(model.recording, controls, requests);
   if (!model.last_screenshot.empty())
-    ImGui::TextDisabled("last screenshot: %s", model.last_screenshot.c_str());
+    ImGui::TextDisabled("last screenshot: %s", printable(model.last_screenshot).c_str());
+  if (!model.last_clip.empty()) ImGui::TextDisabled("last clip: %s", printable(model.last_clip).c_str());
 }
 
 }  // namespace coalesce

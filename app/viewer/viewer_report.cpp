@@ -1,7 +1,8 @@
 // Builds the screenshot JSON (schema in docs/viewer.md) from the same model the panel draws.
 #include "app/viewer/viewer_report.h"
 
-#include <nlohmann/json.hpp>
+#include <charconv>
+#include <cmath>
 
 #include "app/device_report.h"
 #include "app/utc_time.h"
@@ -61,9 +62,39 @@ json calibration_json(const ViewerModel& model) {
           {"splat_ms", model.draw->calibration()->splat_ms}};
 }
 
+// The shortest text that reads back as the same number, so --camera reproduces the pose exactly.
+template <typename Number>
+std::string shortest(Number value) {
+  char buffer[32];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, result.ptr);
+}
+
+// The pose in --camera's units (degrees, yaw within [-180, 180]), and the flag that sets it again.
+json camera_json(const ViewerModel& model) {
+  if (!model.camera) return nullptr;
+  const OrbitPose pose = model.camera->pose();
+  const double yaw = std::remainder(pose.yaw_degrees, 360.0);
+  const double pitch = pose.pitch_degrees;
+  const std::string option = "--camera " + shortest(yaw) + "," + shortest(pitch) + "," + shortest(pose.distance) +
+                             "," + shortest(pose.target.x) + "," + shortest(pose.target.y) + "," +
+                             shortest(pose.target.z);
+  return {{"yaw_degrees", yaw},
+          {"pitch_degrees", pitch},
+          {"distance", pose.distance},
+          {"target", {pose.target.x, pose.target.y, pose.target.z}},
+          {"orbit_degrees_per_second", model.orbit_degrees_per_second},
+          {"field_of_view_y_degrees", OrbitCamera::field_of_view_y() * (180.0 / 3.14159265358979323846)},
+          {"option", option}};
+}
+
 }  // namespace
 
 std::string screenshot_json(const ViewerModel& model, const ViewerControls& controls, int width, int height) {
+  return screenshot_report(model, controls, width, height).dump(2) + "\n";
+}
+
+json screenshot_report(const ViewerModel& model, const ViewerControls& controls, int width, int height) {
   const ViewerSimulation& sim = *model.simulation;
   const Backend& backend = sim.backend();
   const Scene& scene = sim.scene();
@@ -74,7 +105,7 @@ std::string screenshot_json(const ViewerModel& model, const ViewerControls& cont
   json notices = json::array();
   for (const Notice& n : model.notices) notices.push_back({{"text", n.text}, {"error", n.error}});
   json root = {
-      {"schema", "coalesce-screenshot/2"},
+      {"schema", "coalesce-screenshot/3"},
       {"version", COALESCE_VERSION},
       {"taken_utc", utc_now()},
       {"image", {{"width", width}, {"height", height}, {"panel_visible", controls.panel_visible}}},
@@ -92,6 +123,7 @@ std::string screenshot_json(const ViewerModel& model, const ViewerControls& cont
         {"pack_variant", text(to_string(controls.pack))},
         {"solver", text(to_string(scene.params.solver))},
         {"scene", scene.name},  // where solver, dt, softening and attractors came from
+        {"scene_source", sim.scene_source()},  // the preset or file --scene names to load it again
         {"state_file", sim.state_file().empty() ? json(nullptr) : json(sim.state_file())},
         {"particles", backend.particle_count()},
         {"draw", model.draw ? to_string(model.draw->choice()) : "points"},
@@ -100,7 +132,9 @@ std::string screenshot_json(const ViewerModel& model, const ViewerControls& cont
         {"dt", scene.params.dt},
         {"softening", scene.params.softening},
         {"attractors", scene.params.solver == Solver::Attractors ? scene.params.attractors.count : 0},
+        {"brightness", controls.brightness},
         {"paused", controls.paused}}},
+      {"camera", camera_json(model)},
       {"simulation", {{"step", sim.step_count()}, {"time", sim.time()}}},
       {"frame",
        {{"fps", f.fps()},
@@ -126,7 +160,7 @@ std::string screenshot_json(const ViewerModel& model, const ViewerControls& cont
   if (model.non_finite) {
     root["non_finite"] = {{"step", model.non_finite->step}, {"particle", model.non_finite->particle}};
   }
-  return root.dump(2) + "\n";
+  return root;
 }
 
 }  // namespace coalesce

@@ -10,6 +10,7 @@ ViewerSimulation::ViewerSimulation(const Options& options) : m_options(options) 
   m_scene = scene_from_options(m_options, m_scene_notice);
   std::vector<Particle> state = initial_state_from_options(m_options, m_scene);
   m_state_file = m_options.load_state;
+  m_scene_source = m_options.scene;
   m_selection = make_backend(m_options.backend, m_scene.particles, m_options.layout);
   m_selection.backend->upload(state);
 }
@@ -63,6 +64,7 @@ void ViewerSimulation::load_scene(const std::string& name) {
     m_scene = previous;
     throw;
   }
+  m_scene_source = name;
 }
 
 void ViewerSimulation::reset() {

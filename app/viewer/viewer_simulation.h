@@ -19,6 +19,8 @@ class ViewerSimulation {
   Backend& backend() { return *m_selection.backend; }
   const Backend& backend() const { return *m_selection.backend; }
   const Scene& scene() const { return m_scene; }
+  // What --scene would name to load this scene again: the preset's name or the scene file's path.
+  const std::string& scene_source() const { return m_scene_source; }
   SimParams& params() { return m_scene.params; }
   std::uint64_t step_count() const { return m_clock.step; }
   double time() const { return m_clock.time(m_scene.params.dt); }
@@ -47,6 +49,7 @@ class ViewerSimulation {
   std::uint64_t m_generation = 0;
   std::string m_scene_notice;
   std::string m_state_file;
+  std::string m_scene_source;
 };
 
 }  // namespace coalesce

@@ -1,0 +1,140 @@
+// Clip paths (see clip_output.h).
+#include "app/clip_output.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "sim/errors.h"
+#include "sim/file_type.h"
+
+namespace coalesce {
+namespace {
+
+std::string lower(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+// The last component's extension with its dot ("" when none): ".mp4", ".gif".
+std::string extension_of(const std::string& path) {
+  const std::size_t slash = path.find_last_of('/');
+  const std::size_t dot = path.find_last_of('.');
+  const std::size_t start = slash == std::string::npos ? 0 : slash + 1;
+  return dot != std::string::npos && dot > start ? lower(path.substr(dot)) : std::string();
+}
+
+std::string parent_of(const std::string& path) {
+  const std::size_t slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+bool directory_is_empty(const std::string& path) {
+  DIR* dir = ::opendir(path.c_str());
+  if (!dir) return false;
+  bool empty = true;
+  while (const dirent* entry = ::readdir(dir)) {
+    if (std::strcmp(entry->d_name, ".") != 0 && std::strcmp(entry->d_name, "..") != 0) {
+      empty = false;
+      break;
+    }
+  }
+  ::closedir(dir);
+  return empty;
+}
+
+ClipOutputs check_directory(std::string_view flag, const std::string& given) {
+  ClipOutputs clip;
+  clip.shown = given;
+  std::string dir = given;
+  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+  clip.directory = dir;
+  const std::string where = std::string(flag) + " " + given;
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) == 0) {
+    if (!S_ISDIR(st.st_mode))
+      throw UsageError(where + " is " + file_type_name(st.st_mode) +
+                       ": give PATH.mp4, or a new or empty directory for a PNG sequence");
+    if (!directory_is_empty(dir))
+      throw UsageError(where + ": the directory already holds files, which coalesce never writes over (give a "
+                       "new or empty directory)");
+    if (::access(dir.c_str(), W_OK | X_OK) != 0)
+      throw UsageError(where + ": the directory is not writable (" + std::strerror(errno) +
+                       "; pick another path)");
+    clip.directory_exists = true;
+  } else {
+    if (errno != ENOENT)
+      throw UsageError(where + ": cannot inspect it (" + std::strerror(errno) + "); pick another path");
+    const std::string parent = parent_of(dir);
+    struct stat pst {};
+    if (::stat(parent.c_str(), &pst) != 0 || !S_ISDIR(pst.st_mode))
+      throw UsageError(where + ": directory '" + parent + "' does not exist (create it first, or pick another "
+                       "path)");
+    if (::access(parent.c_str(), W_OK | X_OK) != 0)
+      throw UsageError(where + ": directory '" + parent + "' is not writable (" + std::strerror(errno) +
+                       "; pick another path)");
+  }
+  clip.json = check_output_path(std::string(flag) + "'s JSON", dir + ".json");
+  return clip;
+}
+
+}  // namespace
+
+std::string find_program(std::string_view name) {
+  // PATH only locates the program, as a shell would; it switches nothing else.
+  const char* path = std::getenv("PATH");
+  std::string dirs = path && *path ? path : "/usr/local/bin:/usr/bin:/bin";
+  std::size_t start = 0;
+  while (start <= dirs.size()) {
+    const std::size_t colon = dirs.find(':', start);
+    std::string dir = dirs.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
+    if (dir.empty()) dir = ".";
+    const std::string candidate = dir + "/" + std::string(name);
+    struct stat st {};
+    if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(candidate.c_str(), X_OK) == 0)
+      return candidate;
+    if (colon == std::string::npos) break;
+    start = colon + 1;
+  }
+  return "";
+}
+
+ClipOutputs check_clip_outputs(std::string_view flag, const std::string& path) {
+  if (path.empty()) throw UsageError(std::string(flag) + " needs PATH.mp4 or a directory");
+  const bool names_directory = path.back() == '/';
+  struct stat st {};
+  const bool existing_directory = ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+  const std::string extension = names_directory || existing_directory ? std::string() : extension_of(path);
+  if (extension.empty()) return check_directory(flag, path);
+  if (extension != ".mp4")
+    throw UsageError(std::string(flag) + " " + path + ": coalesce records PATH.mp4 (encoded by ffmpeg) or a "
+                     "directory of PNGs, not '" + extension + "' (try " + std::string(flag) + " " +
+                     path.substr(0, path.size() - extension.size()) + ".mp4)");
+  ClipOutputs clip;
+  clip.format = ClipFormat::Mp4;
+  clip.shown = path;
+  clip.video = check_output_path(flag, path);
+  clip.json = check_output_path(std::string(flag) + "'s JSON", path.substr(0, path.size() - 4) + ".json");
+  check_distinct_outputs({clip.video, clip.json});
+  clip.ffmpeg = find_program("ffmpeg");
+  if (clip.ffmpeg.empty())
+    throw UsageError(std::string(flag) + " " + path + ": an .mp4 needs the ffmpeg program, which is not on PATH "
+                     "(install it: sudo apt install ffmpeg; or record PNG frames: " + std::string(flag) + " " +
+                     path.substr(0, path.size() - 4) + "/)");
+  return clip;
+}
+
+std::string clip_frame_path(const std::string& directory, long index) {
+  char name[32];
+  std::snprintf(name, sizeof name, "/frame-%06ld.png", index);
+  return directory + name;
+}
+
+}  // namespace coalesce

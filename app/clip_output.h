@@ -1,0 +1,34 @@
+// Where a clip goes (--record, or the panel's record button), checked before the first frame: PATH.mp4
+// through the ffmpeg program, or a new or empty directory that receives numbered PNGs; the JSON goes beside.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "sim/output_file.h"
+
+namespace coalesce {
+
+enum class ClipFormat { Mp4, PngSequence };
+
+struct ClipOutputs {
+  ClipFormat format = ClipFormat::PngSequence;
+  std::string shown;           // the path as the user gave it
+  OutputFile video;            // Mp4: the file the finished clip replaces or creates
+  std::string directory;       // PngSequence: where frame-000000.png ... go (trailing slashes dropped)
+  bool directory_exists = false;  // PngSequence: false means it is created when recording starts
+  OutputFile json;             // PATH.json (out/clip.mp4 -> out/clip.json; out/frames/ -> out/frames.json)
+  std::string ffmpeg;          // Mp4: the program that encodes, found on PATH
+};
+
+// Throws UsageError naming `flag`, the path and the fix: an unknown extension, .mp4 without ffmpeg, a
+// directory that already holds files (coalesce never writes over them), an unwritable place.
+ClipOutputs check_clip_outputs(std::string_view flag, const std::string& path);
+
+// The first executable regular file called `name` in PATH's directories, or "" when there is none.
+std::string find_program(std::string_view name);
+
+// The PNG of frame `index` in a PNG-sequence clip: DIR/frame-000123.png (ffmpeg -i DIR/frame-%06d.png).
+std::string clip_frame_path(const std::string& directory, long index);
+
+}  // namespace coalesce

@@ -1,0 +1,127 @@
+// ClipWriter (see clip_writer.h).
+#include "app/viewer/clip_writer.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "app/viewer/ffmpeg_pipe.h"
+#include "sim/errors.h"
+#include "sim/output_file.h"
+
+namespace coalesce {
+namespace {
+
+// PNG encoding is the slow part (stb, ~50-100 ms a 1600x900 frame): a few workers keep up with a GPU.
+int png_workers() {
+  const unsigned cores = std::thread::hardware_concurrency();
+  return static_cast<int>(std::clamp(cores > 1 ? cores - 1 : 1u, 1u, 8u));
+}
+
+}  // namespace
+
+ClipWriter::ClipWriter(const ClipOutputs& outputs, int width, int height, int fps)
+    : m_outputs(outputs), m_width(width), m_height(height) {
+  int workers = 1;
+  if (outputs.format == ClipFormat::Mp4) {
+    m_pending = std::make_unique<PendingOutput>(outputs.video);
+    m_ffmpeg = std::make_unique<FfmpegPipe>(outputs.ffmpeg, width, height, fps, m_pending->temporary());
+  } else {
+    // Checked empty or absent before; created now, and never written into if someone else made it since.
+    if (::mkdir(outputs.directory.c_str(), 0777) != 0 && !(errno == EEXIST && outputs.directory_exists))
+      throw RuntimeFailure(outputs.shown + ": cannot create the clip's directory (" + std::strerror(errno) +
+                           "; pick another path)");
+    workers = png_workers();
+  }
+  for (int i = 0; i < workers; ++i) m_workers.emplace_back([this] { work(); });
+}
+
+ClipWriter::~ClipWriter() {
+  {
+    const std::lock_guard<std::mutex> lock(m_mutex);
+    m_closing = true;
+    m_queue.clear();
+  }
+  m_changed.notify_all();
+  for (std::thread& worker : m_workers)
+    if (worker.joinable()) worker.join();
+  // m_ffmpeg's destructor closes its input and waits; m_pending's removes the unfinished .mp4.
+}
+
+bool ClipWriter::push(Image image) {
+  std::unique_lock<std::mutex> lock(m_mutex);
+  m_changed.wait(lock, [this] { return m_queue.size() < kMaxQueuedFrames || !m_error.empty(); });
+  if (!m_error.empty()) return false;
+  m_queue.emplace_back(m_next_index++, std::move(image));
+  lock.unlock();
+  m_changed.notify_all();
+  return true;
+}
+
+std::string ClipWriter::error() const {
+  const std::lock_guard<std::mutex> lock(m_mutex);
+  return m_error;
+}
+
+void ClipWriter::fail(const std::string& why) {
+  {
+    const std::lock_guard<std::mutex> lock(m_mutex);
+    if (m_error.empty()) m_error = why;
+    m_queue.clear();
+  }
+  m_changed.notify_all();
+}
+
+void ClipWriter::work() {
+  while (true) {
+    std::pair<long, Image> item;
+    {
+      std::unique_lock<std::mutex> lock(m_mutex);
+      m_changed.wait(lock, [this] { return !m_queue.empty() || m_closing; });
+      if (m_queue.empty()) return;
+      item = std::move(m_queue.front());
+      m_queue.pop_front();
+    }
+    m_changed.notify_all();
+    try {
+      write_frame(item.first, item.second);
+    } catch (const std::exception& e) {
+      fail(e.what());
+    }
+  }
+}
+
+void ClipWriter::write_frame(long index, const Image& image) {
+  if (m_ffmpeg) {
+    const std::string error = m_ffmpeg->write(std::string_view(
+        reinterpret_cast<const char*>(image.rgba.data()), image.rgba.size()));
+    if (!error.empty()) throw RuntimeFailure(m_outputs.shown + ": " + error);
+    return;
+  }
+  const std::string path = clip_frame_path(m_outputs.directory, index);
+  const std::string png = encode_png(image);
+  if (png.empty()) throw RuntimeFailure(path + ": PNG encoding failed");
+  write_output(check_output_path("--record", path), {png});
+}
+
+void ClipWriter::finish() {
+  {
+    const std::lock_guard<std::mutex> lock(m_mutex);
+    m_closing = true;
+  }
+  m_changed.notify_all();
+  for (std::thread& worker : m_workers)
+    if (worker.joinable()) worker.join();
+  std::string error = this->error();
+  if (m_ffmpeg) {
+    const std::string encoder = m_ffmpeg->finish();
+    if (error.empty() && !encoder.empty()) error = m_outputs.shown + ": " + encoder;
+    if (error.empty()) m_pending->commit();
+  }
+  if (!error.empty())
+    throw RuntimeFailure(error + (m_ffmpeg ? "; the clip was not written" : "; frames written so far stay"));
+}
+
+}  // namespace coalesce

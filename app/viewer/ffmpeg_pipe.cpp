@@ -1,0 +1,128 @@
+// FfmpegPipe: posix_spawn with the pipe's read end as the child's stdin; no shell, so no quoting of paths.
+#include "app/viewer/ffmpeg_pipe.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <vector>
+
+#include "sim/errors.h"
+
+extern char** environ;
+
+namespace coalesce {
+namespace {
+
+std::string exit_description(int status) {
+  if (WIFEXITED(status)) return "ffmpeg exited with status " + std::to_string(WEXITSTATUS(status));
+  if (WIFSIGNALED(status)) return "ffmpeg was killed by signal " + std::to_string(WTERMSIG(status));
+  return "ffmpeg stopped unexpectedly";
+}
+
+// A write to a pipe whose reader is gone raises SIGPIPE, which would kill the viewer: block it for this
+// thread around the write and discard the one it raised, so the write just fails with EPIPE.
+class SigpipeBlocked {
+ public:
+  SigpipeBlocked() {
+    sigemptyset(&m_pipe);
+    sigaddset(&m_pipe, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &m_pipe, &m_old);
+  }
+  ~SigpipeBlocked() {
+    const timespec zero{0, 0};
+    sigset_t pending;
+    sigpending(&pending);
+    if (sigismember(&pending, SIGPIPE)) sigtimedwait(&m_pipe, nullptr, &zero);
+    pthread_sigmask(SIG_SETMASK, &m_old, nullptr);
+  }
+
+ private:
+  sigset_t m_pipe{};
+  sigset_t m_old{};
+};
+
+}  // namespace
+
+FfmpegPipe::FfmpegPipe(const std::string& program, int width, int height, int fps, const std::string& output) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0)
+    throw RuntimeFailure(std::string("cannot start ffmpeg: pipe failed (") + std::strerror(errno) + ")");
+  const std::string size = std::to_string(width) + "x" + std::to_string(height);
+  // yuv420p (what players expect) needs even sides: pad an odd window by one black row or column.
+  std::vector<std::string> args = {program, "-hide_banner", "-loglevel", "error", "-f", "rawvideo",
+                                   "-pix_fmt", "rgba", "-video_size", size, "-framerate", std::to_string(fps),
+                                   "-i", "pipe:0", "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", "-c:v", "libx264",
+                                   "-preset", "medium", "-crf", "18", "-pix_fmt", "yuv420p",
+                                   "-movflags", "+faststart", "-f", "mp4", "-y", output};
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fds[0], STDIN_FILENO);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  // Its own process group: Ctrl-C reaches the viewer alone, which then ends the clip cleanly through stdin.
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  sigset_t none, pipe_signal;
+  sigemptyset(&none);
+  sigemptyset(&pipe_signal);
+  sigaddset(&pipe_signal, SIGPIPE);
+  posix_spawnattr_setsigmask(&attributes, &none);
+  posix_spawnattr_setsigdefault(&attributes, &pipe_signal);
+  posix_spawnattr_setpgroup(&attributes, 0);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  const int error = posix_spawn(&m_pid, program.c_str(), &actions, &attributes, argv.data(), environ);
+  posix_spawnattr_destroy(&attributes);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(fds[0]);
+  if (error != 0) {
+    ::close(fds[1]);
+    m_pid = -1;
+    throw RuntimeFailure("cannot start " + program + " (" + std::strerror(error) + ")");
+  }
+  m_stdin = fds[1];
+}
+
+FfmpegPipe::~FfmpegPipe() {
+  finish();
+}
+
+std::string FfmpegPipe::write(std::string_view bytes) {
+  if (m_stdin < 0) return "ffmpeg's input is closed";
+  const SigpipeBlocked blocked;
+  while (!bytes.empty()) {
+    const ssize_t n = ::write(m_stdin, bytes.data(), bytes.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return errno == EPIPE ? "ffmpeg stopped reading frames" : std::string("writing to ffmpeg failed (") +
+                                                                    std::strerror(errno) + ")";
+    }
+    bytes.remove_prefix(static_cast<std::size_t>(n));
+  }
+  return "";
+}
+
+std::string FfmpegPipe::finish() {
+  if (m_stdin >= 0) {
+    ::close(m_stdin);
+    m_stdin = -1;
+  }
+  if (m_pid < 0) return "";
+  int status = 0;
+  pid_t done;
+  do {
+    done = ::waitpid(m_pid, &status, 0);
+  } while (done < 0 && errno == EINTR);
+  m_pid = -1;
+  if (done < 0) return std::string("waiting for ffmpeg failed (") + std::strerror(errno) + ")";
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "" : exit_description(status);
+}
+
+}  // namespace coalesce
