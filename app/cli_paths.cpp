@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "app/bench_plot.h"
 #include "app/cli.h"
 #include "app/output_paths.h"
 #include "sim/errors.h"
@@ -47,6 +48,14 @@ void check_paths(const Options& options) {
         check_output_path("--save-state's non-finite copy", non_finite_state_path(options.save_state)));
   }
   if (!options.json.empty()) outputs.push_back(check_output_path("--json", options.json, StdoutUse::Allow));
+  for (const std::string& run : options.bench_compare) check_input_path("--compare", run);
+  if (!options.bench_from.empty()) check_input_path("--from", options.bench_from);
+  if (!options.bench_plot.empty()) {
+    if (plot_format(options.bench_plot) == PlotFormat::Png && !chart_png_built())
+      throw UsageError("--plot " + options.bench_plot +
+                       ": this build has no PNG plot (built without Dear ImGui); use out.svg");
+    outputs.push_back(check_output_path("--plot", options.bench_plot));
+  }
   check_distinct_outputs(outputs);
 }
 
