@@ -71,21 +71,20 @@ std::vector<std::string> run_notes(const SavedBench& a, const SavedBench& b) {
   }
   const auto clock_note = [&](const char* name, const std::optional<double>& ca,
                               const std::optional<double>& cb) {
+    if (!ca || !cb || *ca <= 0 || percent_apart(*ca, *cb) <= kCompareFloorPercent) return;
     char line[200];
-    if (ca && cb && *ca > 0 && percent_apart(*ca, *cb) > kCompareFloorPercent) {
-      std::snprintf(line, sizeof line,
-                    "%s clocks %.1f%% apart: A %.0f MHz, B %.0f MHz (measured by the counters)", name,
-                    percent_apart(*ca, *cb), *ca, *cb);
-      notes.emplace_back(line);
-    } else if (ca.has_value() != cb.has_value()) {
-      std::snprintf(line, sizeof line,
-                    "%s clock measured in %s only: whether both ran at the same clocks is unknown", name,
-                    ca ? "A" : "B");
-      notes.emplace_back(line);
-    }
+    std::snprintf(line, sizeof line,
+                  "%s clocks %.1f%% apart: A %.0f MHz, B %.0f MHz (measured by the counters)", name,
+                  percent_apart(*ca, *cb), *ca, *cb);
+    notes.emplace_back(line);
   };
   clock_note("SM", a.sm_mhz, b.sm_mhz);
   clock_note("memory", a.memory_mhz, b.memory_mhz);
+  const bool clocks_a = a.sm_mhz || a.memory_mhz;
+  const bool clocks_b = b.sm_mhz || b.memory_mhz;
+  if (clocks_a != clocks_b)
+    notes.push_back(std::string("clocks measured in ") + (clocks_a ? "A" : "B") +
+                    " only (the other ran without counters): whether both ran at the same clocks is unknown");
   if (a.run.plan.repeats != b.run.plan.repeats)
     notes.push_back("different repeats: A " + std::to_string(a.run.plan.repeats) + ", B " +
                     std::to_string(b.run.plan.repeats) + " (fewer repeats, wider spread)");
