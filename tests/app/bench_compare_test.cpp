@@ -242,6 +242,10 @@ TEST(BenchCompareCli, BadInputsAreOneLineAndExit2) {
   expect_refused({"bench", "--compare", good, holey},
                  "rows[" + std::to_string(row) + "] has no '" + field + "'");
   expect_refused({"bench", "--compare", good}, "--compare needs two files (try --compare a.json b.json)");
+  // --json over one of the runs it reads would replace it.
+  const std::string before = testing::read_file(good);
+  expect_refused({"bench", "--compare", good, good, "--json", good}, "would replace");
+  EXPECT_EQ(testing::read_file(good), before);
 }
 
 TEST(BenchCompareCli, ParserWantsTwoFilesAndNoRunFlags) {
