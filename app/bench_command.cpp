@@ -1,9 +1,13 @@
 // coalesce bench: builds the sweep from the options, runs it with a progress line on stderr, prints the
-// table and writes the JSON (checked writable before anything runs).
+// table and writes the JSON and the plot (checked writable before anything runs); --compare and --from read
+// saved runs instead of running one.
 #include <cstdio>
 
 #include <unistd.h>
 
+#include "app/bench_compare.h"
+#include "app/bench_file.h"
+#include "app/bench_plot.h"
 #include "app/bench_report.h"
 #include "app/bench_runner.h"
 #include "app/commands.h"
@@ -54,12 +58,40 @@ std::string reconstructed_command_line(const Options& o, const BenchPlan& plan) 
   line += " --repeats " + std::to_string(plan.repeats);
   if (!plan.counters) line += " --no-counters";
   if (!o.json.empty()) line += " --json " + o.json;
+  if (!o.bench_plot.empty()) line += " --plot " + o.bench_plot;
   return line;
+}
+
+// --plot: the chart of `run`, written atomically (the path was checked before any work).
+void write_plot(const Options& options, const BenchResult& run, const std::string& source) {
+  const Chart chart = bench_chart(run, source);
+  const std::string bytes = plot_bytes(chart, *plot_format(options.bench_plot));
+  write_output(check_output_path("--plot", options.bench_plot), {bytes});
+  std::fprintf(stderr, "coalesce: wrote %s\n", options.bench_plot.c_str());
+}
+
+// --compare A B: reads both runs and prints (or writes) the comparison; runs nothing.
+int run_compare(const Options& options) {
+  const SavedBench a = read_bench_json("--compare", options.bench_compare[0]);
+  const SavedBench b = read_bench_json("--compare", options.bench_compare[1]);
+  const Comparison comparison = compare_runs(a, b);
+  const bool json_to_stdout = options.json == "-";
+  print_comparison(comparison, a, b, json_to_stdout ? stderr : stdout);
+  if (!options.json.empty()) {
+    write_output(check_output_path("--json", options.json, StdoutUse::Allow), {comparison_json(comparison, a, b)});
+    if (!json_to_stdout) std::fprintf(stderr, "coalesce: wrote %s\n", options.json.c_str());
+  }
+  return 0;
 }
 
 }  // namespace
 
 int run_bench(const Options& options) {
+  if (!options.bench_compare.empty()) return run_compare(options);
+  if (!options.bench_from.empty()) {
+    write_plot(options, read_bench_json("--from", options.bench_from).run, options.bench_from);
+    return 0;
+  }
   BenchResult result;
   result.plan = make_plan(options, cuda_expected(options.backend));
   result.command_line = reconstructed_command_line(options, result.plan);
@@ -83,6 +115,7 @@ int run_bench(const Options& options) {
     write_output(check_output_path("--json", options.json, StdoutUse::Allow), {text});
     if (!json_to_stdout) std::fprintf(stderr, "coalesce: wrote %s\n", options.json.c_str());
   }
+  if (!options.bench_plot.empty()) write_plot(options, result, "the run");
   return 0;
 }
 

@@ -53,8 +53,37 @@ bool is_switch(const OptionSpec& spec) {
   return spec.value.empty();
 }
 
+std::string count_word(int count) {
+  return count == 2 ? "two" : std::to_string(count);
+}
+
 std::string example_of(const OptionSpec& spec) {
   return std::string(spec.name) + " " + std::string(spec.example);
+}
+
+// --compare and --from read saved runs and run nothing; the sweep's flags would be silently ignored.
+void check_bench_combinations(const Options& options, const std::vector<std::string>& given_flags) {
+  const bool compare = !options.bench_compare.empty();
+  const bool from = !options.bench_from.empty();
+  if (!compare && !from) return;
+  const char* reader = compare ? "--compare" : "--from";
+  for (std::string_view flag :
+       {"--particles", "--layouts", "--solver", "--repeats", "--backend", "--counters", "--no-counters"}) {
+    if (std::find(given_flags.begin(), given_flags.end(), flag) != given_flags.end())
+      throw UsageError(std::string(flag) + " sets up a bench run, but " + reader +
+                       " runs nothing: it reads saved runs (drop " + std::string(flag) + ")");
+  }
+  if (compare && from)
+    throw UsageError("--from names a run to plot and --compare two runs to compare; give one of them");
+  if (compare && !options.bench_plot.empty())
+    throw UsageError("--plot draws one run; --compare prints two side by side (drop --plot, or plot each "
+                     "with --plot out.png --from run.json)");
+  if (from && options.bench_plot.empty())
+    throw UsageError("--from reads a saved run to plot; it needs --plot (try --plot out/bench.png --from " +
+                     options.bench_from + ")");
+  if (from && !options.json.empty())
+    throw UsageError("--json writes a new run's results, but --from runs nothing; " + options.bench_from +
+                     " is already that JSON (drop --json)");
 }
 
 }  // namespace
@@ -96,6 +125,18 @@ Options parse_arguments(const std::vector<std::string>& arguments) {
       throw UsageError(std::string(spec->name) + " is given twice; give it once");
     given.emplace_back(spec->name);
 
+    if (spec->count > 1) {  // --compare A.json B.json: the values follow, none glued on with '='
+      const auto missing = [&](std::size_t k) {
+        return i + k >= arguments.size() || arguments[i + k].rfind("--", 0) == 0;
+      };
+      for (int k = 1; k <= spec->count; ++k)
+        if (equals != std::string::npos || missing(static_cast<std::size_t>(k)))
+          throw UsageError(std::string(spec->name) + " needs " + count_word(spec->count) + " files (try " +
+                           example_of(*spec) + ")");
+      for (int k = 0; k < spec->count; ++k)
+        spec->apply(options, arguments[++i], cli::ValueContext{spec->name, spec->example});
+      continue;
+    }
     std::string value;
     if (is_switch(*spec)) {
       if (equals != std::string::npos)
@@ -121,6 +162,7 @@ void check_combinations(const Options& options, const std::vector<std::string>& 
   const auto has = [&](std::string_view flag) {
     return std::find(given_flags.begin(), given_flags.end(), flag) != given_flags.end();
   };
+  if (options.command == Command::Bench) check_bench_combinations(options, given_flags);
   if (options.command != Command::Viewer) return;
   if (options.steps) {
     // --steps opens no window, so window-only flags would be silently ignored: say so instead.

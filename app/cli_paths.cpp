@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "app/bench_plot.h"
 #include "app/cli.h"
 #include "app/clip_output.h"
 #include "app/output_paths.h"
@@ -32,11 +33,27 @@ void check_scene(const std::string& scene) {
   check_input_path("--scene", scene);
 }
 
+bool same_file(const std::string& a, const std::string& b) {
+  struct stat sa {}, sb {};
+  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
+}
+
+// An output that is one of the saved runs being read would replace it: refuse before anything is written.
+void check_not_an_input(const std::vector<OutputFile>& outputs, std::string_view flag,
+                        const std::string& input) {
+  for (const OutputFile& out : outputs)
+    if (!out.to_stdout && !out.empty() && same_file(out.target, input))
+      throw UsageError(out.flag + " " + out.shown + " is " + std::string(flag) + "'s input " + input +
+                       ", which it would replace (write to another path)");
+}
+
 }  // namespace
 
 void check_paths(const Options& options) {
   check_scene(options.scene);
   if (!options.load_state.empty()) check_input_path("--load-state", options.load_state);
+  if (!options.camera_from.empty()) check_input_path("--camera-from", options.camera_from);
   std::vector<OutputFile> outputs;
   if (!options.screenshot.empty()) {
     const ScreenshotOutputs shot = check_screenshot_outputs("--screenshot", options.screenshot);
@@ -53,6 +70,16 @@ void check_paths(const Options& options) {
     outputs.push_back(clip.video);
     outputs.push_back(clip.json);
   }
+  for (const std::string& run : options.bench_compare) check_input_path("--compare", run);
+  if (!options.bench_from.empty()) check_input_path("--from", options.bench_from);
+  if (!options.bench_plot.empty()) {
+    if (plot_format(options.bench_plot) == PlotFormat::Png && !chart_png_built())
+      throw UsageError("--plot " + options.bench_plot +
+                       ": this build has no PNG plot (built without Dear ImGui); use out.svg");
+    outputs.push_back(check_output_path("--plot", options.bench_plot));
+  }
+  for (const std::string& run : options.bench_compare) check_not_an_input(outputs, "--compare", run);
+  if (!options.bench_from.empty()) check_not_an_input(outputs, "--from", options.bench_from);
   check_distinct_outputs(outputs);
 }
 

@@ -5,6 +5,7 @@
 #include <iterator>
 #include <string>
 
+#include "app/bench_plot.h"
 #include "sim/errors.h"
 #include "sim/layout.h"
 
@@ -202,6 +203,22 @@ void set_json(Options& o, std::string_view v, const ValueContext& c) {
   o.json = path_value(v, c);
 }
 
+// bench's saved runs: --compare takes two files (apply once each), --from one; --plot's extension picks
+// the format.
+void set_compare(Options& o, std::string_view v, const ValueContext& c) {
+  o.bench_compare.push_back(path_value(v, c));
+}
+void set_from(Options& o, std::string_view v, const ValueContext& c) {
+  o.bench_from = path_value(v, c);
+}
+void set_plot(Options& o, std::string_view v, const ValueContext& c) {
+  o.bench_plot = path_value(v, c);
+  if (!plot_format(o.bench_plot))
+    throw UsageError(std::string(c.flag) + " '" + o.bench_plot +
+                     "': the extension picks the format, .png or .svg (try " + std::string(c.flag) + " " +
+                     std::string(c.example) + ")");
+}
+
 void set_layouts(Options& o, std::string_view v, const ValueContext& c) {
   for (const std::string& item : split_list(c, v)) {
     const auto layout = parse_layout(item);
@@ -360,6 +377,13 @@ const OptionSpec kOptions[] = {
      set_json, nullptr},
     {"--repeats", "N", "5", kBench | kLab, "timed repeats per measurement; the median is reported",
      set_repeats, repeats_range},
+    {"--compare", "A.json B.json", "a.json b.json", kBench,
+     "compare two saved runs (--json) row by row: B/A, within noise or not; runs nothing", set_compare,
+     nullptr, 2},
+    {"--plot", "OUT.png|OUT.svg", "out/bench.png", kBench,
+     "also draw the run as a bar chart (% of copy; interactions/s for all-pairs forces)", set_plot, nullptr},
+    {"--from", "RUN.json", "out/bench.json", kBench,
+     "with --plot: draw this saved run instead of running one", set_from, nullptr},
     {"--size", "N", "8192", kLab, "transpose side; the other experiments scale with it", set_size,
      size_range},
     {"--only", "LIST", "transpose", kLab, "experiments to run, comma-separated (default: all)", set_only,

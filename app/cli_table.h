@@ -21,6 +21,8 @@ struct OptionSpec {
   // Stores the value in Options; throws UsageError for a bad one. `context` names the flag and an example.
   void (*apply)(Options& options, std::string_view value, const ValueContext& context);
   std::string (*range)();  // the values it accepts, in words, for --help; nullptr where help says it all
+  // Values it takes (--compare: two files); `apply` is called once for each, in order.
+  int count = 1;
 };
 
 // All options, in --help order.

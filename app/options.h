@@ -82,6 +82,10 @@ struct Options {
   std::vector<std::string> lab_only;  // lab: experiment names to run (empty: all)
   bool counters = true;               // bench, lab: a hardware counter pass per row (--no-counters: off)
   bool lab_no_warmup = false;         // lab --no-warmup: no warm-up launches (profilers replay each one)
+  // bench: saved runs (docs/bench-json.md). --compare A B and --from FILE run nothing.
+  std::vector<std::string> bench_compare;  // --compare A.json B.json
+  std::string bench_plot;                  // --plot OUT.png|OUT.svg: the run drawn as a chart
+  std::string bench_from;                  // --from RUN.json: --plot draws this saved run
 };
 
 }  // namespace coalesce

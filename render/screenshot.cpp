@@ -1,9 +1,7 @@
-// Framebuffer read-back and PNG encoding; the caller writes the bytes (sim/output_file.h).
+// Framebuffer read-back; render/png_image.h encodes it.
 #include "render/screenshot.h"
 
 #include <cstring>
-
-#include <stb_image_write.h>
 
 #include "render/gl_api.h"
 
@@ -25,16 +23,6 @@ Image read_framebuffer(int width, int height) {
   // The window may keep alpha < 1 where blending touched it; a screenshot is opaque.
   for (size_t i = 3; i < image.rgba.size(); i += 4) image.rgba[i] = 255;
   return image;
-}
-
-std::string encode_png(const Image& image) {
-  std::string bytes;
-  auto sink = [](void* context, void* data, int size) {
-    static_cast<std::string*>(context)->append(static_cast<const char*>(data), static_cast<size_t>(size));
-  };
-  if (!stbi_write_png_to_func(sink, &bytes, image.width, image.height, 4, image.rgba.data(), image.width * 4))
-    return {};
-  return bytes;
 }
 
 }  // namespace coalesce

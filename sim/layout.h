@@ -21,13 +21,15 @@ struct LayoutInfo {
   int record_bytes;         // one particle's whole stored state, as a conversion reads or writes it
   int vec3_bytes;           // position or velocity alone, as a kernel must move it
   int position_mass_bytes;  // position + mass, as the force kernel loads it
+  unsigned colour;          // 0xRRGGBB, the layout's colour wherever a chart tells layouts apart (bench --plot)
 };
 
 // AoS/SoA move exactly the floats they use; float4 moves whole 16-byte vectors (the unused vel.w included).
+// Colours: Okabe-Ito orange, blue and bluish green, told apart with any colour vision.
 inline constexpr LayoutInfo kLayoutTable[] = {
-    {Layout::AoS, "aos", '1', 28, 12, 16},
-    {Layout::SoA, "soa", '2', 28, 12, 16},
-    {Layout::Float4, "float4", '3', 32, 16, 16},
+    {Layout::AoS, "aos", '1', 28, 12, 16, 0xE69F00},
+    {Layout::SoA, "soa", '2', 28, 12, 16, 0x0072B2},
+    {Layout::Float4, "float4", '3', 32, 16, 16, 0x009E73},
 };
 inline constexpr std::size_t kLayoutCount = std::size(kLayoutTable);
 

@@ -1,0 +1,53 @@
+// coalesce bench --compare A.json B.json: two saved runs, row by row (docs/bench-json.md, "Comparing two
+// runs"). Pure: reads nothing, runs nothing; the command (bench_command.cpp) reads the files.
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "app/bench_file.h"
+
+namespace coalesce {
+
+// The run-to-run drift a row's own coefficient of variation cannot see: clocks, boost, placement of the
+// buffers and the process on the machine. Two runs of one build on one GPU move by this much anyway, so no
+// band is narrower. In percent.
+inline constexpr double kCompareFloorPercent = 2.0;
+// How many combined spreads a difference must exceed to count: 3 sigma.
+inline constexpr double kCompareSpreads = 3.0;
+
+enum class Verdict { Faster, Slower, Same };
+const char* to_string(Verdict verdict);
+
+// The noise band of a row, in percent: max(kCompareFloorPercent, kCompareSpreads x sqrt(cv_a^2 + cv_b^2)),
+// cv being each run's cv_percent for the row.
+double noise_band_percent(double cv_a_percent, double cv_b_percent);
+// The one verdict rule: B/A beyond the band either way is faster (> 1) or slower (< 1), else the same.
+Verdict compare_verdict(double ratio_b_over_a, double band_percent);
+
+struct ComparedRow {
+  BenchRow a;
+  BenchRow b;
+  double ratio = 1;         // B/A of the headline: A's median time / B's
+  double band_percent = 0;  // noise_band_percent(a.cv_percent, b.cv_percent)
+  Verdict verdict = Verdict::Same;
+};
+
+struct Comparison {
+  std::vector<std::string> notes;  // differences between the runs' machines and methods, one line each
+  std::vector<ComparedRow> rows;   // in A's order
+  std::vector<BenchRow> only_in_a;
+  std::vector<BenchRow> only_in_b;
+  int count(Verdict verdict) const;
+};
+
+// Rows match by (solver, particles, layout, kernel, variant). Throws UsageError when a file holds one key
+// twice (no bench run writes that).
+Comparison compare_runs(const SavedBench& a, const SavedBench& b);
+
+void print_comparison(const Comparison& comparison, const SavedBench& a, const SavedBench& b, std::FILE* out);
+// Schema coalesce-bench-compare/1 (docs/bench-json.md).
+std::string comparison_json(const Comparison& comparison, const SavedBench& a, const SavedBench& b);
+
+}  // namespace coalesce

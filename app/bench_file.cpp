@@ -1,0 +1,149 @@
+// Reads a saved bench run back (see bench_file.h); the checks follow docs/bench-json.md's schema.
+#include "app/bench_file.h"
+
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/errors.h"
+#include "sim/input_file.h"
+#include "sim/limits.h"
+
+namespace coalesce {
+namespace {
+
+using nlohmann::json;
+
+// One reader's context: every error names the option, the file and the fix.
+struct Reader {
+  std::string_view flag;
+  const std::string& path;
+
+  [[noreturn]] void fail(const std::string& problem) const {
+    throw UsageError(std::string(flag) + " '" + path + "': " + problem +
+                     " (give a file written by coalesce bench --json)");
+  }
+
+  const json& field(const json& object, const char* key, const std::string& where) const {
+    const auto it = object.find(key);
+    if (it == object.end()) fail(where + " has no '" + key + "'");
+    return *it;
+  }
+  std::string text(const json& object, const char* key, const std::string& where) const {
+    const json& value = field(object, key, where);
+    if (!value.is_string()) fail(where + "'s '" + key + "' is not a string");
+    return value.get<std::string>();
+  }
+  double number(const json& object, const char* key, const std::string& where) const {
+    const json& value = field(object, key, where);
+    if (!value.is_number() || !std::isfinite(value.get<double>()))
+      fail(where + "'s '" + key + "' is not a finite number");
+    return value.get<double>();
+  }
+  double non_negative(const json& object, const char* key, const std::string& where) const {
+    const double value = number(object, key, where);
+    if (value < 0) fail(where + "'s '" + key + "' is negative");
+    return value;
+  }
+  std::optional<double> optional_number(const json& object, const char* key) const {
+    const auto it = object.find(key);
+    if (it == object.end() || !it->is_number() || !std::isfinite(it->get<double>())) return std::nullopt;
+    return it->get<double>();
+  }
+  std::string optional_text(const json& object, const char* key) const {
+    const auto it = object.find(key);
+    return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+  }
+};
+
+BenchRow read_row(const Reader& reader, const json& value, std::size_t index) {
+  const std::string where = "rows[" + std::to_string(index) + "]";
+  if (!value.is_object()) reader.fail(where + " is not an object");
+  BenchRow row{};
+  const std::string solver = reader.text(value, "solver", where);
+  const auto parsed_solver = parse_solver(solver);
+  if (!parsed_solver) reader.fail(where + "'s solver '" + solver + "' is not all-pairs or attractors");
+  row.solver = *parsed_solver;
+  const double particles = reader.number(value, "particles", where);
+  if (particles < 1 || particles > kMaxParticles || particles != std::floor(particles))
+    reader.fail(where + "'s particles is not a count from 1 to " + std::to_string(kMaxParticles));
+  row.particles = static_cast<int>(particles);
+  const std::string layout = reader.text(value, "layout", where);
+  const auto parsed_layout = parse_layout(layout);
+  if (!parsed_layout)
+    reader.fail(where + "'s layout '" + layout + "' is not one of " + std::string(kLayoutNames));
+  row.layout = *parsed_layout;
+  row.kernel = reader.text(value, "kernel", where);
+  if (row.kernel.empty()) reader.fail(where + "'s kernel is empty");
+  row.variant = reader.text(value, "variant", where);
+  row.samples = static_cast<int>(reader.non_negative(value, "samples", where));
+  row.median_ms = reader.number(value, "median_ms", where);
+  if (row.median_ms <= 0) reader.fail(where + "'s median_ms is not above 0");
+  row.min_ms = reader.non_negative(value, "min_ms", where);
+  row.max_ms = reader.non_negative(value, "max_ms", where);
+  row.cv_percent = reader.non_negative(value, "cv_percent", where);
+  row.gbps = reader.non_negative(value, "gbps", where);
+  row.percent_of_copy = reader.non_negative(value, "percent_of_copy", where);
+  row.interactions_per_second = reader.non_negative(value, "interactions_per_second", where);
+  row.bytes = reader.optional_number(value, "bytes").value_or(0.0);
+  row.interactions = reader.optional_number(value, "interactions").value_or(0.0);
+  const auto noisy = value.find("noisy");
+  row.noisy = noisy != value.end() && noisy->is_boolean() && noisy->get<bool>();
+  row.counters.reason = "not read back from the JSON";
+  return row;
+}
+
+}  // namespace
+
+bool headline_is_interactions(const BenchRow& row) {
+  return row.solver == Solver::AllPairs && row.kernel == "forces";
+}
+
+double headline_value(const BenchRow& row) {
+  return headline_is_interactions(row) ? row.interactions_per_second : row.gbps;
+}
+
+SavedBench read_bench_json(std::string_view flag, const std::string& path) {
+  const Reader reader{flag, path};
+  const std::string text = read_text_file(flag, path, kMaxBenchJsonBytes);
+  json document = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (document.is_discarded()) reader.fail("is not JSON");
+  if (!document.is_object()) reader.fail("is JSON but not an object");
+  const auto schema = document.find("schema");
+  if (schema == document.end() || !schema->is_string())
+    reader.fail("has no schema; expected \"" + std::string(kBenchSchema) + "\"");
+  if (*schema != kBenchSchema)
+    reader.fail("has schema '" + schema->get<std::string>() + "'; expected \"" + std::string(kBenchSchema) +
+                "\"");
+
+  SavedBench saved;
+  saved.path = path;
+  BenchResult& run = saved.run;
+  const json& device = reader.field(document, "device", "the file");
+  if (!device.is_object()) reader.fail("'device' is not an object");
+  run.device.name = reader.text(device, "name", "device");
+  run.device.copy_peak_gbps = reader.non_negative(device, "copy_peak_gbps", "device");
+  run.device.driver = reader.optional_text(device, "driver");
+  run.device.gpu = device.value("gpu", false);
+  run.device.sm_clock_khz = static_cast<int>(reader.optional_number(device, "sm_clock_khz").value_or(0));
+  run.device.memory_clock_khz =
+      static_cast<int>(reader.optional_number(device, "memory_clock_khz").value_or(0));
+  run.backend_name = reader.optional_text(document, "backend");
+  run.command_line = reader.optional_text(document, "command_line");
+  run.date_utc = reader.optional_text(document, "date_utc");
+  run.plan.repeats = 0;
+  if (const auto method = document.find("method"); method != document.end() && method->is_object())
+    run.plan.repeats = static_cast<int>(reader.optional_number(*method, "repeats").value_or(0));
+  if (const auto clocks = document.find("clocks");
+      clocks != document.end() && clocks->is_object() && clocks->value("measured", false)) {
+    saved.sm_mhz = reader.optional_number(*clocks, "sm_mhz");
+    saved.memory_mhz = reader.optional_number(*clocks, "memory_mhz");
+  }
+
+  const json& rows = reader.field(document, "rows", "the file");
+  if (!rows.is_array()) reader.fail("'rows' is not an array");
+  for (std::size_t i = 0; i < rows.size(); ++i) run.rows.push_back(read_row(reader, rows[i], i));
+  return saved;
+}
+
+}  // namespace coalesce

@@ -1,0 +1,280 @@
+// bench --compare: the verdict rule on rows placed just inside and just outside their noise band, B/A,
+// rows in one run only, the notes on how the runs differ, the JSON, and every bad input refused in one line.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "app/bench_compare.h"
+#include "tests/app/bench_json_fixture.h"
+#include "tests/app/run_process.h"
+#include "tests/app/usage_error.h"
+#include "tests/support/temp_dir.h"
+
+namespace coalesce {
+namespace {
+
+using testing::SyntheticRow;
+using testing::SyntheticRun;
+using testing::TestRng;
+
+// The band as docs/bench-json.md states it, written out here rather than taken from the code under test.
+double documented_band(double cv_a, double cv_b) {
+  return std::max(2.0, 3.0 * std::sqrt(cv_a * cv_a + cv_b * cv_b));
+}
+
+std::string key_text(const SyntheticRow& r) {
+  return r.solver + " " + std::to_string(r.particles) + " " + r.layout + " " + r.kernel +
+         (r.variant.empty() ? "" : " " + r.variant);
+}
+
+// Two runs over shared rows, each placed at 0.8 or 1.2 band widths from B/A = 1, either way; plus rows
+// found in one run only. `expected` maps each shared row to its verdict by construction.
+struct Pair {
+  SyntheticRun a, b;
+  std::map<std::string, std::string> expected;  // key_text -> verdict
+  std::map<std::string, double> ratio;          // key_text -> B/A
+  std::vector<std::string> only_a, only_b;
+};
+
+Pair random_pair(TestRng& rng) {
+  Pair p;
+  const int shared = rng.uniform_int(4, 30);
+  const int only_a = rng.uniform_int(0, 3);
+  const int only_b = rng.uniform_int(0, 3);
+  std::vector<SyntheticRow> rows = testing::random_rows(rng, shared + only_a + only_b);
+  for (int i = 0; i < shared; ++i) {
+    SyntheticRow ra = rows[static_cast<std::size_t>(i)];
+    SyntheticRow rb = ra;
+    rb.cv_percent = rng.uniform(0.0f, 4.0f);
+    const double band = documented_band(ra.cv_percent, rb.cv_percent);
+    const bool outside = rng.uniform_int(0, 1) == 1;
+    const double sign = rng.uniform_int(0, 1) ? 1.0 : -1.0;
+    const double ratio = 1.0 + sign * (outside ? 1.2 : 0.8) * band / 100.0;
+    rb.median_ms = ra.median_ms / ratio;  // B's throughput / A's = A's time / B's
+    p.expected[key_text(ra)] = !outside ? "same" : sign > 0 ? "faster" : "slower";
+    p.ratio[key_text(ra)] = ratio;
+    p.a.rows.push_back(ra);
+    p.b.rows.push_back(rb);
+  }
+  for (int i = shared; i < shared + only_a; ++i) {
+    p.a.rows.push_back(rows[static_cast<std::size_t>(i)]);
+    p.only_a.push_back(key_text(rows[static_cast<std::size_t>(i)]));
+  }
+  for (int i = shared + only_a; i < shared + only_a + only_b; ++i) {
+    p.b.rows.push_back(rows[static_cast<std::size_t>(i)]);
+    p.only_b.push_back(key_text(rows[static_cast<std::size_t>(i)]));
+  }
+  std::shuffle(p.b.rows.begin(), p.b.rows.end(), rng.engine());  // matching must not rely on order
+  return p;
+}
+
+Comparison compare_files(const testing::TempDir& dir, const Pair& p) {
+  testing::write_run(dir.file("a.json"), p.a);
+  testing::write_run(dir.file("b.json"), p.b);
+  return compare_runs(read_bench_json("--compare", dir.file("a.json")),
+                      read_bench_json("--compare", dir.file("b.json")));
+}
+
+std::string row_key(const BenchRow& r) {
+  return std::string(to_string(r.solver)) + " " + std::to_string(r.particles) + " " +
+         std::string(to_string(r.layout)) + " " + r.kernel + (r.variant.empty() ? "" : " " + r.variant);
+}
+
+TEST(BenchCompare, RowsInsideTheBandAreTheSameAndOutsideFasterOrSlower) {
+  TestRng rng;
+  testing::TempDir dir;
+  const Pair p = random_pair(rng);
+  const Comparison c = compare_files(dir, p);
+  ASSERT_EQ(c.rows.size(), p.expected.size());
+  for (const ComparedRow& row : c.rows) {
+    const std::string key = row_key(row.a);
+    SCOPED_TRACE(key);
+    ASSERT_EQ(p.expected.count(key), 1u);
+    EXPECT_STREQ(to_string(row.verdict), p.expected.at(key).c_str());
+    EXPECT_NEAR(row.ratio, p.ratio.at(key), 1e-9 * p.ratio.at(key));
+    EXPECT_NEAR(row.band_percent, documented_band(row.a.cv_percent, row.b.cv_percent), 1e-9);
+    // The headline throughputs say the same: interactions/s for all-pairs forces, GB/s otherwise.
+    EXPECT_NEAR(headline_value(row.b) / headline_value(row.a), row.ratio, 1e-9 * row.ratio);
+  }
+  std::vector<std::string> only_a, only_b;
+  for (const BenchRow& r : c.only_in_a) only_a.push_back(row_key(r));
+  for (const BenchRow& r : c.only_in_b) only_b.push_back(row_key(r));
+  std::sort(only_a.begin(), only_a.end());
+  std::sort(only_b.begin(), only_b.end());
+  std::vector<std::string> want_a = p.only_a, want_b = p.only_b;
+  std::sort(want_a.begin(), want_a.end());
+  std::sort(want_b.begin(), want_b.end());
+  EXPECT_EQ(only_a, want_a);
+  EXPECT_EQ(only_b, want_b);
+  EXPECT_TRUE(c.notes.empty()) << c.notes.front();  // same GPU, driver, backend, ceiling, repeats
+}
+
+TEST(BenchCompare, TheFloorHoldsWhenBothRunsAreQuiet) {
+  // With cv 0 in both runs, only the floor separates drift from change.
+  EXPECT_EQ(compare_verdict(1.0 + 0.019, noise_band_percent(0, 0)), Verdict::Same);
+  EXPECT_EQ(compare_verdict(1.0 + 0.021, noise_band_percent(0, 0)), Verdict::Faster);
+  EXPECT_EQ(compare_verdict(1.0 - 0.021, noise_band_percent(0, 0)), Verdict::Slower);
+  EXPECT_DOUBLE_EQ(noise_band_percent(0, 0), kCompareFloorPercent);
+}
+
+// Each difference between the runs gets its note, and only that one.
+TEST(BenchCompare, NotesNameEachDifferenceAndNothingElse) {
+  TestRng rng;
+  testing::TempDir dir;
+  Pair p = random_pair(rng);
+  p.a.clocks_measured = p.b.clocks_measured = true;
+  const auto notes_with = [&](auto change) {
+    Pair q = p;
+    change(q.b);
+    return compare_files(dir, q).notes;
+  };
+  EXPECT_TRUE(notes_with([](SyntheticRun&) {}).empty());
+  const auto expect_one = [](const std::vector<std::string>& notes, const std::string& word) {
+    ASSERT_EQ(notes.size(), 1u) << (notes.empty() ? "" : notes[0]);
+    EXPECT_NE(notes[0].find(word), std::string::npos) << notes[0];
+  };
+  expect_one(notes_with([](SyntheticRun& r) { r.driver = "575.2"; }), "drivers");
+  expect_one(notes_with([](SyntheticRun& r) { r.repeats = 5; }), "repeats");
+  expect_one(notes_with([](SyntheticRun& r) { r.backend_kind = "cpu"; }), "backends");
+  expect_one(notes_with([](SyntheticRun& r) { r.copy_peak_gbps *= 0.9; }), "copy ceilings");
+  expect_one(notes_with([](SyntheticRun& r) { r.gpu = "Other GPU 141GB"; }), "GPUs");
+  expect_one(notes_with([](SyntheticRun& r) { r.sm_mhz *= 0.9; }), "SM clocks");
+  expect_one(notes_with([](SyntheticRun& r) { r.memory_mhz *= 1.1; }), "memory clocks");
+  expect_one(notes_with([](SyntheticRun& r) { r.clocks_measured = false; }), "measured in A only");
+  // Within the 2% floor: drift, not a difference worth a note.
+  EXPECT_TRUE(notes_with([](SyntheticRun& r) {
+                r.copy_peak_gbps *= 1.01;
+                r.sm_mhz *= 0.99;
+              }).empty());
+}
+
+// The real executable: the table's summary, the --json output and its agreement with the table.
+TEST(BenchCompareCli, PrintsASummaryAndWritesJsonThatAgrees) {
+  TestRng rng;
+  testing::TempDir dir;
+  const Pair p = random_pair(rng);
+  testing::write_run(dir.file("a.json"), p.a);
+  testing::write_run(dir.file("b.json"), p.b);
+  const auto result = testing::run_coalesce(
+      {"bench", "--compare", dir.file("a.json"), dir.file("b.json"), "--json", dir.file("cmp.json")});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  int faster = 0, slower = 0, same = 0;
+  for (const auto& [key, verdict] : p.expected)
+    (verdict == "faster" ? faster : verdict == "slower" ? slower : same)++;
+  const std::string summary = "summary: " + std::to_string(faster) + " faster, " + std::to_string(slower) +
+                              " slower, " + std::to_string(same) + " same, " +
+                              std::to_string(p.only_a.size()) + " only in A, " +
+                              std::to_string(p.only_b.size()) + " only in B";
+  EXPECT_NE(result.out.find(summary), std::string::npos) << result.out;
+  for (const std::string& key : p.only_a)
+    EXPECT_NE(result.out.find("only in A: " + key), std::string::npos) << key;
+  for (const std::string& key : p.only_b)
+    EXPECT_NE(result.out.find("only in B: " + key), std::string::npos) << key;
+
+  const auto json = nlohmann::json::parse(testing::read_file(dir.file("cmp.json")));
+  EXPECT_EQ(json["schema"], "coalesce-bench-compare/1");
+  EXPECT_EQ(json["inputs"]["a"]["path"], dir.file("a.json"));
+  EXPECT_EQ(json["rule"]["floor_percent"], kCompareFloorPercent);
+  ASSERT_EQ(json["rows"].size(), p.expected.size());
+  for (const auto& row : json["rows"]) {
+    std::string key = row["solver"].get<std::string>() + " " + std::to_string(row["particles"].get<int>()) +
+                      " " + row["layout"].get<std::string>() + " " + row["kernel"].get<std::string>();
+    if (!row["variant"].get<std::string>().empty()) key += " " + row["variant"].get<std::string>();
+    SCOPED_TRACE(key);
+    ASSERT_EQ(p.expected.count(key), 1u);
+    EXPECT_EQ(row["verdict"], p.expected.at(key));
+    EXPECT_NEAR(row["ratio"].get<double>(), p.ratio.at(key), 1e-9 * p.ratio.at(key));
+    EXPECT_NEAR(row["b"]["value"].get<double>() / row["a"]["value"].get<double>(), p.ratio.at(key),
+                1e-9 * p.ratio.at(key));
+    EXPECT_NEAR(row["band_percent"].get<double>(),
+                documented_band(row["a"]["cv_percent"].get<double>(), row["b"]["cv_percent"].get<double>()),
+                1e-9);
+  }
+  EXPECT_EQ(json["only_in_a"].size(), p.only_a.size());
+  EXPECT_EQ(json["only_in_b"].size(), p.only_b.size());
+  EXPECT_EQ(json["summary"]["faster"], faster);
+  EXPECT_EQ(json["summary"]["slower"], slower);
+  EXPECT_EQ(json["summary"]["same"], same);
+  EXPECT_TRUE(json["notes"].empty());
+}
+
+// Bad inputs: exit 2 and one line on stderr that names the file and what is wrong.
+void expect_refused(const std::vector<std::string>& args, const std::string& words) {
+  const auto result = testing::run_coalesce(args);
+  EXPECT_EQ(result.exit_code, 2) << result.err;
+  ASSERT_EQ(result.err_lines().size(), 1u) << result.err;
+  EXPECT_NE(result.err.find(words), std::string::npos) << result.err;
+  EXPECT_EQ(result.out, "");
+}
+
+TEST(BenchCompareCli, BadInputsAreOneLineAndExit2) {
+  TestRng rng;
+  testing::TempDir dir;
+  const Pair p = random_pair(rng);
+  const std::string good = dir.file("good.json");
+  testing::write_run(good, p.a);
+  const std::string missing = dir.file("missing.json");
+  expect_refused({"bench", "--compare", good, missing}, missing);
+  const std::string fifo = dir.file("fifo.json");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0666), 0);
+  expect_refused({"bench", "--compare", fifo, good}, fifo);
+  const std::string text = dir.file("text.json");
+  testing::write_text(text, "coalesce bench\n" + std::to_string(rng.uniform_int(0, 1000)));
+  expect_refused({"bench", "--compare", good, text}, "'" + text + "': is not JSON");
+  const std::string other = dir.file("lab.json");
+  nlohmann::json lab = testing::run_json(p.a);
+  lab["schema"] = "coalesce-lab/1";
+  testing::write_text(other, lab.dump());
+  expect_refused({"bench", "--compare", other, good}, "expected \"coalesce-bench/2\"");
+  // A row without one of the fields compare reads, chosen at random.
+  const char* fields[] = {"solver",     "particles", "layout",
+                          "kernel",     "variant",   "median_ms",
+                          "cv_percent", "gbps",      "interactions_per_second"};
+  const std::string field = fields[rng.uniform_int(0, 8)];
+  nlohmann::json broken = testing::run_json(p.a);
+  const int row = rng.uniform_int(0, static_cast<int>(broken["rows"].size()) - 1);
+  broken["rows"][static_cast<std::size_t>(row)].erase(field);
+  const std::string holey = dir.file("holey.json");
+  testing::write_text(holey, broken.dump());
+  expect_refused({"bench", "--compare", good, holey},
+                 "rows[" + std::to_string(row) + "] has no '" + field + "'");
+  expect_refused({"bench", "--compare", good}, "--compare needs two files (try --compare a.json b.json)");
+  // --json over one of the runs it reads would replace it.
+  const std::string before = testing::read_file(good);
+  expect_refused({"bench", "--compare", good, good, "--json", good}, "would replace");
+  EXPECT_EQ(testing::read_file(good), before);
+}
+
+TEST(BenchCompareCli, ParserWantsTwoFilesAndNoRunFlags) {
+  using testing::usage_error;
+  const std::string two = "--compare needs two files (try --compare a.json b.json)";
+  EXPECT_EQ(usage_error({"bench", "--compare", "a.json"}), two);
+  EXPECT_EQ(usage_error({"bench", "--compare", "a.json", "--json", "c.json"}), two);
+  EXPECT_EQ(usage_error({"bench", "--compare=a.json", "b.json"}), two);
+  EXPECT_EQ(usage_error({"bench", "--compare", "a.json", "b.json"}), "");
+  EXPECT_EQ(usage_error({"bench", "--compare", "a.json", "b.json", "--json", "-"}), "");
+  for (const std::vector<std::string>& run_flag : {testing::Args{"--particles", "1024"},
+                                                   {"--layouts", "aos"},
+                                                   {"--solver", "all-pairs"},
+                                                   {"--repeats", "3"},
+                                                   {"--backend", "cpu"},
+                                                   {"--no-counters"},
+                                                   {"--counters"}}) {
+    testing::Args args{"bench", "--compare", "a.json", "b.json"};
+    args.insert(args.end(), run_flag.begin(), run_flag.end());
+    EXPECT_NE(usage_error(args).find("--compare runs nothing"), std::string::npos) << run_flag[0];
+  }
+  EXPECT_NE(usage_error({"lab", "--compare", "a.json", "b.json"}).find("belongs to coalesce bench"),
+            std::string::npos);
+  EXPECT_NE(usage_error({"--compare", "a.json", "b.json"}).find("belongs to coalesce bench"),
+            std::string::npos);
+  EXPECT_NE(
+      usage_error({"bench", "--compare", "a.json", "b.json", "--plot", "p.png"}).find("--plot draws one run"),
+      std::string::npos);
+}
+
+}  // namespace
+}  // namespace coalesce

@@ -1,0 +1,175 @@
+// bench --plot: a synthetic run with a random number of rows drawn as SVG (one class="bar" per row) and,
+// where the build has Dear ImGui, as PNG (decodes, the SVG's size, not blank, one bar per row on a
+// scanline through the bars); a run with no rows and unwritable outputs are refused.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <regex>
+#include <set>
+
+#include "app/bench_plot.h"
+#include "tests/app/bench_json_fixture.h"
+#include "tests/app/run_process.h"
+#include "tests/app/usage_error.h"
+#include "tests/support/temp_dir.h"
+
+#ifdef COALESCE_TEST_PNG
+#include <stb_image.h>
+#endif
+
+namespace coalesce {
+namespace {
+
+using testing::SyntheticRun;
+using testing::TestRng;
+
+int count(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+int svg_attribute(const std::string& svg, const std::string& pattern) {
+  std::smatch match;
+  if (!std::regex_search(svg, match, std::regex(pattern))) return -1;
+  return std::stoi(match[1]);
+}
+
+SyntheticRun random_run(TestRng& rng) {
+  SyntheticRun run;
+  run.rows = testing::random_rows(rng, rng.uniform_int(1, 60));
+  return run;
+}
+
+TEST(BenchPlot, SvgHasOneBarPerRow) {
+  TestRng rng;
+  testing::TempDir dir;
+  const SyntheticRun run = random_run(rng);
+  testing::write_run(dir.file("run.json"), run);
+  const auto result =
+      testing::run_coalesce({"bench", "--plot", dir.file("plot.svg"), "--from", dir.file("run.json")});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const std::string svg = testing::read_file(dir.file("plot.svg"));
+  EXPECT_EQ(count(svg, "class=\"bar\""), static_cast<int>(run.rows.size()));
+  std::set<int> drawn;
+  const std::regex row(R"re(data-row="(\d+)")re");
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), row); it != std::sregex_iterator(); ++it)
+    drawn.insert(std::stoi((*it)[1]));
+  EXPECT_EQ(drawn.size(), run.rows.size());  // every row once
+  EXPECT_EQ(*drawn.rbegin(), static_cast<int>(run.rows.size()) - 1);
+  EXPECT_NE(svg.find(run.gpu), std::string::npos);  // the title names the GPU
+}
+
+#ifdef COALESCE_TEST_PNG
+struct Decoded {
+  int width = 0, height = 0;
+  std::vector<unsigned char> rgba;
+  Rgb at(int x, int y) const {
+    const unsigned char* p = &rgba[(static_cast<std::size_t>(y) * width + x) * 4];
+    return {p[0], p[1], p[2]};
+  }
+};
+
+Decoded decode(const std::string& png) {
+  Decoded d;
+  int channels = 0;
+  unsigned char* pixels =
+      stbi_load_from_memory(reinterpret_cast<const unsigned char*>(png.data()), static_cast<int>(png.size()),
+                            &d.width, &d.height, &channels, 4);
+  if (!pixels) return d;
+  d.rgba.assign(pixels, pixels + static_cast<std::size_t>(d.width) * d.height * 4);
+  stbi_image_free(pixels);
+  return d;
+}
+
+bool layout_colour(Rgb c) {
+  for (const LayoutInfo& info : kLayoutTable)
+    if (c == Rgb::hex(info.colour)) return true;
+  return false;
+}
+
+TEST(BenchPlot, PngDecodesAtTheSvgSizeWithOneBarPerRow) {
+  TestRng rng;
+  testing::TempDir dir;
+  const SyntheticRun run = random_run(rng);
+  testing::write_run(dir.file("run.json"), run);
+  for (const char* name : {"plot.png", "plot.svg"}) {
+    const auto result =
+        testing::run_coalesce({"bench", "--plot", dir.file(name), "--from", dir.file("run.json")});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+  }
+  const std::string svg = testing::read_file(dir.file("plot.svg"));
+  const Decoded png = decode(testing::read_file(dir.file("plot.png")));
+  ASSERT_FALSE(png.rgba.empty()) << "the PNG does not decode";
+  EXPECT_EQ(png.width, svg_attribute(svg, R"re(<svg[^>]* width="(\d+)")re"));
+  EXPECT_EQ(png.height, svg_attribute(svg, R"re(<svg[^>]* height="(\d+)")re"));
+
+  std::set<std::tuple<int, int, int>> colours;
+  int bar_pixels = 0;
+  for (int y = 0; y < png.height; ++y)
+    for (int x = 0; x < png.width; ++x) {
+      const Rgb c = png.at(x, y);
+      colours.insert({c.r, c.g, c.b});
+      bar_pixels += layout_colour(c);
+    }
+  EXPECT_GE(colours.size(), 5u) << "the plot looks blank";
+  EXPECT_GT(bar_pixels, 0);
+  // Every bar starts at the same x (the SVG says where): down the column just inside it, each run of
+  // layout-coloured pixels is one bar.
+  const int bars_x = svg_attribute(svg, R"re(class="bar"[^>]* x="(\d+)")re");
+  ASSERT_GE(bars_x, 0);
+  int runs = 0;
+  bool inside = false;
+  for (int y = 0; y < png.height; ++y) {
+    const bool bar = layout_colour(png.at(bars_x + 1, y));
+    runs += bar && !inside;
+    inside = bar;
+  }
+  EXPECT_EQ(runs, static_cast<int>(run.rows.size()));
+}
+#endif
+
+TEST(BenchPlot, RunsTheBenchPlotsItAndStillPrintsTheTableAndJson) {
+  testing::TempDir dir;
+  const auto result = testing::run_coalesce({"bench", "--backend", "cpu", "--solver", "attractors",
+                                             "--particles", "256", "--repeats", "1", "--no-counters",
+                                             "--json", dir.file("run.json"), "--plot", dir.file("run.svg")});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.out.find("median ms"), std::string::npos);  // the table
+  const auto json = nlohmann::json::parse(testing::read_file(dir.file("run.json")));
+  EXPECT_EQ(count(testing::read_file(dir.file("run.svg")), "class=\"bar\""),
+            static_cast<int>(json["rows"].size()));
+}
+
+TEST(BenchPlot, RefusesARunWithNoRowsAndBadOutputs) {
+  TestRng rng;
+  testing::TempDir dir;
+  SyntheticRun empty;
+  testing::write_run(dir.file("empty.json"), empty);
+  auto result =
+      testing::run_coalesce({"bench", "--plot", dir.file("p.svg"), "--from", dir.file("empty.json")});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(result.err_lines().size(), 1u) << result.err;
+  EXPECT_NE(result.err.find("no rows"), std::string::npos) << result.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("p.svg")));
+
+  testing::write_run(dir.file("run.json"), random_run(rng));
+  std::filesystem::create_directory(dir.file("folder.svg"));
+  ASSERT_EQ(::symlink("/dev/null", dir.file("device.svg").c_str()), 0);
+  for (const std::string& out : {dir.file("folder.svg"), dir.file("device.svg")}) {
+    result = testing::run_coalesce({"bench", "--plot", out, "--from", dir.file("run.json")});
+    EXPECT_EQ(result.exit_code, 2) << out;
+    EXPECT_EQ(result.err_lines().size(), 1u) << result.err;
+    EXPECT_NE(result.err.find("--plot"), std::string::npos) << result.err;
+  }
+  EXPECT_NE(testing::usage_error({"bench", "--plot", "out.jpg"}).find(".png or .svg"), std::string::npos);
+  EXPECT_NE(testing::usage_error({"bench", "--from", "run.json"}).find("needs --plot"), std::string::npos);
+  EXPECT_NE(testing::usage_error({"bench", "--plot", "p.png", "--from", "r.json", "--repeats", "3"})
+                .find("--from runs nothing"),
+            std::string::npos);
+  EXPECT_EQ(testing::usage_error({"bench", "--plot", "P.PNG", "--from", "r.json"}), "");
+}
+
+}  // namespace
+}  // namespace coalesce
