@@ -44,7 +44,8 @@ std::string usage_text() {
       "\nevery command (-h is --help):\n" + option_lines(cli::kAll, true) +
       "\nValues go as '--opt value' or '--opt=value'. Exit codes: 0 ok, 1 runtime failure, 2 usage error.\n"
       "Keys in the viewer: " +
-      std::string(kLayoutKeys) + " layout, Space pause, S step, H panel, F12 screenshot, R reset camera.\n";
+      std::string(kLayoutKeys) + " layout, Space pause, S step, H panel, F12 screenshot, V record a clip, R reset\n"
+      "camera.\n";
   return text;
 }
 

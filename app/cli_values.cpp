@@ -35,7 +35,7 @@ std::int64_t parse_integer(const ValueContext& context, std::string_view text, s
   // Too large or too small is said as such, so "99999999999999999999" does not read as "not a number".
   if (ec == std::errc::result_out_of_range ||
       (ec == std::errc() && ptr == end && (value < lo || value > hi))) {
-    const bool large = text[0] != '-';
+    const bool large = ec == std::errc::result_out_of_range ? text[0] != '-' : value > hi;
     throw UsageError(std::string(context.flag) + " " + std::string(text) + " is too " +
                      (large ? "large" : "small") + "; expected " + wanted + try_hint(context));
   }

@@ -62,6 +62,9 @@ TEST(Input, KeysMapToTheirActions) {
   EXPECT_NE(controls.panel_visible, visible);
   frames.frame(camera, controls, requests, GLFW_KEY_F12);
   EXPECT_TRUE(requests.screenshot);
+  EXPECT_FALSE(requests.record);
+  frames.frame(camera, controls, requests, GLFW_KEY_V);
+  EXPECT_TRUE(requests.record) << "V starts or stops a clip";
 }
 
 TEST(Input, DragRotatesWheelZoomsAndRResets) {

@@ -58,9 +58,9 @@ inline nlohmann::json load_screenshot_json(const std::string& path) {
 
 inline void expect_screenshot_json(const nlohmann::json& j, int particles, const std::string& layout) {
   ASSERT_FALSE(j.is_discarded()) << "the screenshot JSON does not parse";
-  EXPECT_EQ(j.at("schema"), "coalesce-screenshot/2");
+  EXPECT_EQ(j.at("schema"), "coalesce-screenshot/3");
   for (const char* key : {"device", "backend", "render", "settings", "simulation", "frame", "kernels",
-                          "compare", "notices", "image"}) {
+                          "compare", "notices", "image", "camera"}) {
     EXPECT_TRUE(j.contains(key)) << "missing key " << key;
   }
   EXPECT_FALSE(j.at("device").at("name").get<std::string>().empty());
