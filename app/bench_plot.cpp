@@ -14,6 +14,8 @@
 #include "sim/errors.h"
 
 namespace coalesce {
+
+constexpr int kTitleSize = 26;  // twice the 13 px text: the PNG's font is drawn for 13 px
 namespace {
 
 const Rgb kInk = Rgb::hex(0x222222);
@@ -94,8 +96,8 @@ class Builder {
     text(kMargin, m_y,
          printable(d.name) + "  |  " + printable(m_run.date_utc) + "  |  copy ceiling " +
              format("%.0f GB/s", d.copy_peak_gbps) + "  |  backend " + printable(backend),
-         kInk, 20);
-    m_y += 30;
+         kInk, kTitleSize);
+    m_y += 36;
     text(kMargin, m_y,
          printable(m_run.command_line.empty() ? "(command line not recorded)" : m_run.command_line), kMuted);
     m_y += 24;

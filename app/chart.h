@@ -35,7 +35,7 @@ struct ChartText {
   int x = 0, y = 0;  // y: the top of the line of text
   std::string text;  // printable UTF-8
   Rgb colour;
-  int size = 13;  // pixels: 13 (body) or 20 (title)
+  int size = 13;  // pixels: 13 (body) or 26 (title)
   Anchor anchor = Anchor::Start;
 };
 

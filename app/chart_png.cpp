@@ -15,13 +15,19 @@ namespace {
 class Glyphs {
  public:
   Glyphs() {
-    ImFontConfig small;
-    small.SizePixels = 13.0f;
+    const ImFontConfig small = config(13.0f), large = config(26.0f);
     m_small = m_atlas.AddFontDefault(&small);
-    ImFontConfig large;
-    large.SizePixels = 20.0f;
     m_large = m_atlas.AddFontDefault(&large);
     m_atlas.GetTexDataAsAlpha8(&m_pixels, &m_width, &m_height);
+  }
+  // One texel per pixel (ImFontConfig's default oversamples 3x horizontally, which the blit does not
+  // expect); ProggyClean is drawn for 13 px, so the large size is its exact double.
+  static ImFontConfig config(float pixels) {
+    ImFontConfig c;
+    c.OversampleH = c.OversampleV = 1;
+    c.PixelSnapH = true;
+    c.SizePixels = pixels;
+    return c;
   }
   Glyphs(const Glyphs&) = delete;
   Glyphs& operator=(const Glyphs&) = delete;
