@@ -147,11 +147,18 @@ double noise_band_percent(double cv_a_percent, double cv_b_percent) {
                   kCompareSpreads * std::sqrt(cv_a_percent * cv_a_percent + cv_b_percent * cv_b_percent));
 }
 
-Verdict compare_verdict(double ratio_b_over_a, double band_percent) {
-  const double change_percent = 100.0 * (ratio_b_over_a - 1.0);
-  if (change_percent > band_percent) return Verdict::Faster;
-  if (change_percent < -band_percent) return Verdict::Slower;
-  return Verdict::Same;
+bool sample_ranges_apart(const BenchRow& a, const BenchRow& b) {
+  return a.max_ms < b.min_ms || b.max_ms < a.min_ms;
+}
+
+Verdict compare_verdict(const BenchRow& a, const BenchRow& b) {
+  const double ratio = a.median_ms / b.median_ms;  // B's throughput / A's
+  const double change = std::fabs(100.0 * (ratio - 1.0));
+  const double microseconds = 1000.0 * std::fabs(a.median_ms - b.median_ms);
+  if (microseconds <= kCompareFloorMicroseconds || change <= kCompareFloorPercent) return Verdict::Same;
+  const double spreads = kCompareSpreads * std::hypot(a.cv_percent, b.cv_percent);
+  if (change <= spreads && !sample_ranges_apart(a, b)) return Verdict::Same;
+  return ratio > 1.0 ? Verdict::Faster : Verdict::Slower;
 }
 
 int Comparison::count(Verdict verdict) const {
@@ -177,7 +184,9 @@ Comparison compare_runs(const SavedBench& a, const SavedBench& b) {
     // the headline throughputs is the inverse ratio of the median times.
     c.ratio = c.a.median_ms / c.b.median_ms;
     c.band_percent = noise_band_percent(c.a.cv_percent, c.b.cv_percent);
-    c.verdict = compare_verdict(c.ratio, c.band_percent);
+    c.microseconds = 1000.0 * std::fabs(c.a.median_ms - c.b.median_ms);
+    c.ranges_apart = sample_ranges_apart(c.a, c.b);
+    c.verdict = compare_verdict(c.a, c.b);
     out.rows.push_back(c);
   }
   for (const BenchRow& row : b.run.rows)
@@ -195,17 +204,19 @@ void print_comparison(const Comparison& c, const SavedBench& a, const SavedBench
       out,
       "B/A = A's median time / B's = B's throughput / A's (interactions/s for all-pairs forces, GB/s "
       "otherwise): above 1, B is faster\n"
-      "band = max(%.0f%%, %.0f x sqrt(cvA^2 + cvB^2)): a change within it is 'same'\n",
-      kCompareFloorPercent, kCompareSpreads);
+      "faster/slower: the median time moved by more than %.0f us and %.0f%%, and beyond the band (%.0f x "
+      "sqrt(cvA^2 + cvB^2)) or with every sample of one run faster than every sample of the other "
+      "(samples: apart); else 'same'\n",
+      kCompareFloorMicroseconds, kCompareFloorPercent, kCompareSpreads);
   for (const std::string& note : c.notes) std::fprintf(out, "note: %s\n", note.c_str());
-  std::fprintf(out, "%-10s %9s %-6s %-9s %-12s %16s %16s %7s %7s  %s\n", "solver", "N", "layout", "kernel",
-               "variant", "A", "B", "B/A", "band", "verdict");
+  std::fprintf(out, "%-10s %9s %-6s %-9s %-12s %16s %16s %7s %7s %9s %-8s %s\n", "solver", "N", "layout",
+               "kernel", "variant", "A", "B", "B/A", "band", "|dt| us", "samples", "verdict");
   for (const ComparedRow& r : c.rows) {
-    std::fprintf(out, "%-10s %9d %-6s %-9s %-12s %16s %16s %7.3f %6.1f%%  %s\n",
+    std::fprintf(out, "%-10s %9d %-6s %-9s %-12s %16s %16s %7.3f %6.1f%% %9.2f %-8s %s\n",
                  std::string(to_string(r.a.solver)).c_str(), r.a.particles,
                  std::string(to_string(r.a.layout)).c_str(), printable(r.a.kernel).c_str(),
                  printable(r.a.variant).c_str(), value_text(r.a).c_str(), value_text(r.b).c_str(), r.ratio,
-                 r.band_percent, to_string(r.verdict));
+                 r.band_percent, r.microseconds, r.ranges_apart ? "apart" : "overlap", to_string(r.verdict));
   }
   for (const BenchRow& row : c.only_in_a)
     std::fprintf(out, "only in A: %s\n", printable(row_name(row)).c_str());
@@ -225,6 +236,8 @@ std::string comparison_json(const Comparison& c, const SavedBench& a, const Save
     row["b"] = side_json(r.b);
     row["ratio"] = r.ratio;
     row["band_percent"] = r.band_percent;
+    row["microseconds_apart"] = r.microseconds;
+    row["sample_ranges_apart"] = r.ranges_apart;
     row["verdict"] = to_string(r.verdict);
     rows.push_back(row);
   }
@@ -237,7 +250,12 @@ std::string comparison_json(const Comparison& c, const SavedBench& a, const Save
                                    {"rule",
                                     {{"ratio", "B/A = a.median_ms / b.median_ms = B's throughput / A's"},
                                      {"band", "max(floor_percent, spreads x sqrt(cv_a^2 + cv_b^2))"},
+                                     {"verdict",
+                                      "faster/slower when |b.median_ms - a.median_ms| > floor_microseconds and "
+                                      "|ratio - 1| > floor_percent and (|ratio - 1| > spreads x sqrt(cv_a^2 + "
+                                      "cv_b^2) or sample_ranges_apart), else same"},
                                      {"floor_percent", kCompareFloorPercent},
+                                     {"floor_microseconds", kCompareFloorMicroseconds},
                                      {"spreads", kCompareSpreads}}},
                                    {"notes", c.notes},
                                    {"rows", rows},

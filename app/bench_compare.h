@@ -16,6 +16,10 @@ namespace coalesce {
 inline constexpr double kCompareFloorPercent = 2.0;
 // How many combined spreads a difference must exceed to count: 3 sigma.
 inline constexpr double kCompareSpreads = 3.0;
+// The jitter between processes of calls that take a few microseconds: in two runs of one build on an H100
+// (2026-11-23, docs/capture.md), medians of 4-9 us rows moved by up to 3.4 us between the runs, beyond
+// their own spread. A difference of the medians below this is never a change, in microseconds.
+inline constexpr double kCompareFloorMicroseconds = 4.0;
 
 enum class Verdict { Faster, Slower, Same };
 const char* to_string(Verdict verdict);
@@ -23,14 +27,20 @@ const char* to_string(Verdict verdict);
 // The noise band of a row, in percent: max(kCompareFloorPercent, kCompareSpreads x sqrt(cv_a^2 + cv_b^2)),
 // cv being each run's cv_percent for the row.
 double noise_band_percent(double cv_a_percent, double cv_b_percent);
-// The one verdict rule: B/A beyond the band either way is faster (> 1) or slower (< 1), else the same.
-Verdict compare_verdict(double ratio_b_over_a, double band_percent);
+// Every sample of one run is faster than every sample of the other: [min_ms, max_ms] do not overlap.
+bool sample_ranges_apart(const BenchRow& a, const BenchRow& b);
+// The one verdict rule: B differs from A when its median time moved by more than kCompareFloorMicroseconds
+// and by more than kCompareFloorPercent, and either beyond the spreads (kCompareSpreads x sqrt(cv_a^2 +
+// cv_b^2)) or with the sample ranges apart; then B/A > 1 is faster, < 1 slower; else the same.
+Verdict compare_verdict(const BenchRow& a, const BenchRow& b);
 
 struct ComparedRow {
   BenchRow a;
   BenchRow b;
   double ratio = 1;         // B/A of the headline: A's median time / B's
   double band_percent = 0;  // noise_band_percent(a.cv_percent, b.cv_percent)
+  double microseconds = 0;  // |B's median - A's|
+  bool ranges_apart = false;  // sample_ranges_apart(a, b)
   Verdict verdict = Verdict::Same;
 };
 

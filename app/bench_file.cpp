@@ -50,6 +50,21 @@ struct Reader {
     if (it == object.end() || !it->is_number() || !std::isfinite(it->get<double>())) return std::nullopt;
     return it->get<double>();
   }
+  // A number the file may leave out, read only within [lo, hi] (a count, a clock), else `fallback`.
+  double optional_bounded(const json& object, const char* key, double lo, double hi, double fallback) const {
+    const std::optional<double> value = optional_number(object, key);
+    return value && *value >= lo && *value <= hi ? *value : fallback;
+  }
+  bool optional_flag(const json& object, const char* key) const {
+    const auto it = object.find(key);
+    return it != object.end() && it->is_boolean() && it->get<bool>();
+  }
+  // At most `hi`: a hostile file must not turn a chart's scale (and its tick loop) into infinity.
+  double bounded(const json& object, const char* key, const std::string& where, double hi) const {
+    const double value = non_negative(object, key, where);
+    if (value > hi) fail(where + "'s '" + key + "' is " + std::to_string(value) + ", beyond any GPU's");
+    return value;
+  }
   std::string optional_text(const json& object, const char* key) const {
     const auto it = object.find(key);
     return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
@@ -76,19 +91,19 @@ BenchRow read_row(const Reader& reader, const json& value, std::size_t index) {
   row.kernel = reader.text(value, "kernel", where);
   if (row.kernel.empty()) reader.fail(where + "'s kernel is empty");
   row.variant = reader.text(value, "variant", where);
-  row.samples = static_cast<int>(reader.non_negative(value, "samples", where));
+  row.samples = static_cast<int>(reader.bounded(value, "samples", where, 1e9));
   row.median_ms = reader.number(value, "median_ms", where);
   if (row.median_ms <= 0) reader.fail(where + "'s median_ms is not above 0");
   row.min_ms = reader.non_negative(value, "min_ms", where);
   row.max_ms = reader.non_negative(value, "max_ms", where);
   row.cv_percent = reader.non_negative(value, "cv_percent", where);
-  row.gbps = reader.non_negative(value, "gbps", where);
-  row.percent_of_copy = reader.non_negative(value, "percent_of_copy", where);
-  row.interactions_per_second = reader.non_negative(value, "interactions_per_second", where);
+  // Bounds far beyond any device (1 PB/s, 1e18 interactions/s), so plausible runs of future GPUs pass.
+  row.gbps = reader.bounded(value, "gbps", where, 1e6);
+  row.percent_of_copy = reader.bounded(value, "percent_of_copy", where, 1e4);
+  row.interactions_per_second = reader.bounded(value, "interactions_per_second", where, 1e18);
   row.bytes = reader.optional_number(value, "bytes").value_or(0.0);
   row.interactions = reader.optional_number(value, "interactions").value_or(0.0);
-  const auto noisy = value.find("noisy");
-  row.noisy = noisy != value.end() && noisy->is_boolean() && noisy->get<bool>();
+  row.noisy = reader.optional_flag(value, "noisy");
   row.counters.reason = "not read back from the JSON";
   return row;
 }
@@ -124,18 +139,18 @@ SavedBench read_bench_json(std::string_view flag, const std::string& path) {
   run.device.name = reader.text(device, "name", "device");
   run.device.copy_peak_gbps = reader.non_negative(device, "copy_peak_gbps", "device");
   run.device.driver = reader.optional_text(device, "driver");
-  run.device.gpu = device.value("gpu", false);
-  run.device.sm_clock_khz = static_cast<int>(reader.optional_number(device, "sm_clock_khz").value_or(0));
+  run.device.gpu = reader.optional_flag(device, "gpu");
+  run.device.sm_clock_khz = static_cast<int>(reader.optional_bounded(device, "sm_clock_khz", 0, 1e9, 0));
   run.device.memory_clock_khz =
-      static_cast<int>(reader.optional_number(device, "memory_clock_khz").value_or(0));
+      static_cast<int>(reader.optional_bounded(device, "memory_clock_khz", 0, 1e9, 0));
   run.backend_name = reader.optional_text(document, "backend");
   run.command_line = reader.optional_text(document, "command_line");
   run.date_utc = reader.optional_text(document, "date_utc");
   run.plan.repeats = 0;
   if (const auto method = document.find("method"); method != document.end() && method->is_object())
-    run.plan.repeats = static_cast<int>(reader.optional_number(*method, "repeats").value_or(0));
+    run.plan.repeats = static_cast<int>(reader.optional_bounded(*method, "repeats", 0, 1e9, 0));
   if (const auto clocks = document.find("clocks");
-      clocks != document.end() && clocks->is_object() && clocks->value("measured", false)) {
+      clocks != document.end() && clocks->is_object() && reader.optional_flag(*clocks, "measured")) {
     saved.sm_mhz = reader.optional_number(*clocks, "sm_mhz");
     saved.memory_mhz = reader.optional_number(*clocks, "memory_mhz");
   }

@@ -184,6 +184,9 @@ Chart bench_chart(const BenchResult& run, const std::string& source) {
   if (run.rows.empty())
     throw UsageError("--plot: " + source +
                      " has no rows, so there is nothing to plot (run coalesce bench again)");
+  if (run.rows.size() > kMaxPlotRows)
+    throw UsageError("--plot: " + source + " has " + std::to_string(run.rows.size()) + " rows; a plot draws at most " +
+                     std::to_string(kMaxPlotRows) + " (plot a smaller sweep: --particles, --layouts, --solver)");
   Builder builder(run);
   builder.header();
   builder.section("Memory-bound kernels: % of the copy ceiling (" +

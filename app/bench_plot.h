@@ -3,6 +3,7 @@
 // section of its own for the all-pairs forces, which are compute bound.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 
@@ -16,6 +17,9 @@ enum class PlotFormat { Png, Svg };
 std::optional<PlotFormat> plot_format(const std::string& path);
 
 inline constexpr int kPlotWidth = 1400;  // pixels; the height follows from the rows
+// About 20 px a row: 1000 rows make a 20,000-px image (110 MB of RGBA while it is encoded); the default GPU
+// sweep has 120.
+inline constexpr std::size_t kMaxPlotRows = 1000;
 
 // Throws UsageError naming `source` when the run has no rows.
 Chart bench_chart(const BenchResult& run, const std::string& source);

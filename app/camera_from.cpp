@@ -5,11 +5,13 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <optional>
 #include <cstdio>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "app/cli.h"
 #include "app/cli_table.h"
 #include "app/cuda_services.h"
 #include "app/printable.h"
@@ -50,6 +52,7 @@ class Restorer {
     try {
       spec->apply(m_result.options, value, cli::ValueContext{spec->name, spec->example});
       m_result.restored.push_back(what);
+      m_flags.emplace_back(flag);
     } catch (const UsageError& e) {
       m_result.not_restored.push_back(what + " (" + e.what() + ")");
     }
@@ -59,9 +62,24 @@ class Restorer {
     m_result.not_restored.push_back(what + " (" + why + ")");
   }
 
+  // The flags in effect now: the command line's and the restored ones, for check_combinations.
+  std::vector<std::string> flags() const {
+    std::vector<std::string> all = m_result.options.given;
+    all.insert(all.end(), m_flags.begin(), m_flags.end());
+    return all;
+  }
+
  private:
   CameraFromResult& m_result;
+  std::vector<std::string> m_flags;
 };
+
+// An integer field as the text the command line would give (the JSON's own digits, so a huge or negative
+// value reaches the flag's parser, which judges it); none for a value that is no integer.
+std::optional<std::string> integer_text(const json& object, const char* key) {
+  if (!object.contains(key) || !object[key].is_number_integer()) return std::nullopt;
+  return object[key].dump();
+}
 
 bool is_string(const json& object, const char* key) {
   return object.contains(key) && object[key].is_string();
@@ -89,15 +107,18 @@ void restore_state(Restorer& r, const json& settings) {
   if (is_string(settings, "state_file")) {
     const std::string file = settings["state_file"].get<std::string>();
     if (!file_exists(file)) return r.missing("the initial state " + file, "no such file here");
-    if (r.given("--particles")) return r.missing("the initial state " + file, "--particles was given");
+    for (const char* flag : {"--particles", "--seed"})
+      if (r.given(flag)) return r.missing("the initial state " + file, std::string(flag) + " was given");
     r.set("--load-state", file, "state " + file);
     return;
   }
-  if (is_number(settings, "particles"))
-    r.set("--particles", std::to_string(settings["particles"].get<long long>()),
-          "N " + std::to_string(settings["particles"].get<long long>()));
-  if (is_number(settings, "seed"))
-    r.set("--seed", std::to_string(settings["seed"].get<unsigned long long>()), "seed");
+  // The command line's --load-state sets N and the state: nothing of the file's to restore then.
+  if (r.given("--load-state")) return r.missing("N and seed", "--load-state gives the state");
+  if (const auto n = integer_text(settings, "particles"))
+    r.set("--particles", *n, "N " + *n);
+  else if (settings.contains("particles"))
+    r.missing("N", "not an integer in the file");
+  if (const auto seed = integer_text(settings, "seed")) r.set("--seed", *seed, "seed");
 }
 
 void restore_draw(Restorer& r, const json& settings, const Options& options) {
@@ -110,8 +131,7 @@ void restore_draw(Restorer& r, const json& settings, const Options& options) {
     draw = "auto";
   }
   r.set("--draw", draw, "draw " + draw);
-  if (is_number(settings, "draw_limit"))
-    r.set("--draw-limit", std::to_string(settings["draw_limit"].get<long long>()), "draw limit");
+  if (const auto limit = integer_text(settings, "draw_limit")) r.set("--draw-limit", *limit, "draw limit");
 }
 
 void restore_camera(Restorer& r, const json& root, bool is_clip) {
@@ -168,11 +188,10 @@ CameraFromResult apply_camera_from(const Options& options) {
   if (is_number(settings, "brightness")) r.set("--brightness", number_text(settings["brightness"]), "brightness");
   if (root.contains("image") && root["image"].is_object()) {
     const json& image = root["image"];
-    if (is_number(image, "width") && is_number(image, "height")) {
-      const std::string w = std::to_string(image["width"].get<long long>());
-      const std::string h = std::to_string(image["height"].get<long long>());
-      r.set("--width", w, "size " + w + "x" + h);
-      r.set("--height", h, "height");
+    const auto w = integer_text(image, "width"), h = integer_text(image, "height");
+    if (w && h) {
+      r.set("--width", *w, "size " + *w + "x" + *h);
+      r.set("--height", *h, "height");
       result.restored.erase(std::remove(result.restored.begin(), result.restored.end(), "height"),
                             result.restored.end());
     }
@@ -181,11 +200,16 @@ CameraFromResult apply_camera_from(const Options& options) {
   restore_camera(r, root, schema.rfind("coalesce-clip/", 0) == 0);
   if (settings.contains("paused") && settings["paused"] == true)
     r.missing("the pause", "the shot was paused; press Space");
-  if (root.contains("simulation") && is_number(root["simulation"], "step")) {
-    const auto step = root["simulation"]["step"].get<unsigned long long>();
-    if (step > 0)
-      r.missing("the simulated time", "the shot shows step " + std::to_string(step) +
-                                          "; a run shows step N after --frames N");
+  if (root.contains("simulation") && root["simulation"].is_object()) {
+    const auto step = integer_text(root["simulation"], "step");
+    if (step && *step != "0")
+      r.missing("the simulated time", "the shot shows step " + *step + "; a run shows step N after --frames N");
+  }
+  // What the file set must still make sense with what the command line says.
+  try {
+    check_combinations(result.options, r.flags());
+  } catch (const UsageError& e) {
+    throw UsageError(where + ": with its settings, " + e.what());
   }
   return result;
 }

@@ -68,6 +68,9 @@ void check_paths(const Options& options) {
   if (!options.record.empty()) {
     const ClipOutputs clip = check_clip_outputs("--record", options.record);
     outputs.push_back(clip.video);
+    // A PNG sequence's directory is an output too: no other output may have its name.
+    if (clip.format == ClipFormat::PngSequence)
+      outputs.push_back(OutputFile{"--record", clip.shown, clip.directory, false});
     outputs.push_back(clip.json);
   }
   for (const std::string& run : options.bench_compare) check_input_path("--compare", run);

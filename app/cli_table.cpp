@@ -129,7 +129,6 @@ void set_no_interop(Options& o, std::string_view, const ValueContext&) {
 constexpr std::int64_t kMaxRecordFps = 240;
 constexpr FloatRange kRecordSecondsRange{0.001f, 86400.0f};
 constexpr FloatRange kYawRange{-36000.0f, 36000.0f};
-constexpr FloatRange kPitchRange{-88.0f, 88.0f};  // inside the orbit camera's clamp, short of straight up
 constexpr FloatRange kOrbitRange{-3600.0f, 3600.0f};
 constexpr FloatRange kBrightnessRange{kMinBrightness, kMaxBrightness};
 
@@ -159,8 +158,8 @@ void set_camera(Options& o, std::string_view v, const ValueContext& c) {
   };
   CameraPose pose;
   pose.yaw_degrees = number(0, "yaw (degrees)", kYawRange);
-  pose.pitch_degrees = number(1, "pitch (degrees)", kPitchRange);
-  pose.distance = static_cast<float>(number(2, "distance", kLengthRange));
+  pose.pitch_degrees = number(1, "pitch (degrees)", kCameraPitchRange);
+  pose.distance = static_cast<float>(number(2, "distance", kCameraDistanceRange));
   for (std::size_t axis = 0; axis < 3 && items.size() == 6; ++axis)
     pose.target[axis] = static_cast<float>(number(3 + axis, std::string("t") + "xyz"[axis], kCoordinateRange));
   o.camera = pose;
@@ -297,7 +296,7 @@ std::string record_seconds_range() {
   return describe(kRecordSecondsRange);
 }
 std::string camera_range() {
-  return "pitch " + describe(kPitchRange) + ", distance " + describe(kLengthRange);
+  return "pitch " + describe(kCameraPitchRange) + ", distance " + describe(kCameraDistanceRange);
 }
 std::string brightness_range() {
   return describe(kBrightnessRange);

@@ -36,9 +36,16 @@ std::string parent_of(const std::string& path) {
   return slash == 0 ? "/" : path.substr(0, slash);
 }
 
-bool directory_is_empty(const std::string& path) {
+std::string name_of(const std::string& path) {
+  const std::size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+std::optional<bool> directory_is_empty(const std::string& path) {
   DIR* dir = ::opendir(path.c_str());
-  if (!dir) return false;
+  if (!dir) return std::nullopt;
   bool empty = true;
   while (const dirent* entry = ::readdir(dir)) {
     if (std::strcmp(entry->d_name, ".") != 0 && std::strcmp(entry->d_name, "..") != 0) {
@@ -50,6 +57,8 @@ bool directory_is_empty(const std::string& path) {
   return empty;
 }
 
+namespace {
+
 ClipOutputs check_directory(std::string_view flag, const std::string& given) {
   ClipOutputs clip;
   clip.shown = given;
@@ -57,12 +66,19 @@ ClipOutputs check_directory(std::string_view flag, const std::string& given) {
   while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
   clip.directory = dir;
   const std::string where = std::string(flag) + " " + given;
+  const std::string name = name_of(dir);
+  if (name == "." || name == ".." || name.empty())
+    throw UsageError(where + ": give the clip's directory a name of its own (try " + std::string(flag) +
+                     " out/clip)");
   struct stat st {};
   if (::stat(dir.c_str(), &st) == 0) {
     if (!S_ISDIR(st.st_mode))
       throw UsageError(where + " is " + file_type_name(st.st_mode) +
                        ": give PATH.mp4, or a new or empty directory for a PNG sequence");
-    if (!directory_is_empty(dir))
+    const std::optional<bool> empty = directory_is_empty(dir);
+    if (!empty)
+      throw UsageError(where + ": cannot read the directory (" + std::strerror(errno) + "; pick another path)");
+    if (!*empty)
       throw UsageError(where + ": the directory already holds files, which coalesce never writes over (give a "
                        "new or empty directory)");
     if (::access(dir.c_str(), W_OK | X_OK) != 0)

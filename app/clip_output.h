@@ -2,6 +2,7 @@
 // through the ffmpeg program, or a new or empty directory that receives numbered PNGs; the JSON goes beside.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -24,6 +25,9 @@ struct ClipOutputs {
 // Throws UsageError naming `flag`, the path and the fix: an unknown extension, .mp4 without ffmpeg, a
 // directory that already holds files (coalesce never writes over them), an unwritable place.
 ClipOutputs check_clip_outputs(std::string_view flag, const std::string& path);
+
+// Whether directory `path` holds nothing; none when it cannot be read.
+std::optional<bool> directory_is_empty(const std::string& path);
 
 // The first executable regular file called `name` in PATH's directories, or "" when there is none.
 std::string find_program(std::string_view name);

@@ -19,7 +19,8 @@
 namespace coalesce {
 namespace {
 
-// The product's only getenv: detects a display to suggest --headless; it switches no behaviour.
+// Detects a display to suggest --headless; it switches no behaviour (the other getenv is find_program's
+// PATH lookup of ffmpeg, app/clip_output.cpp).
 bool has_display() {
   const char* x11 = std::getenv("DISPLAY");
   const char* wayland = std::getenv("WAYLAND_DISPLAY");

@@ -6,10 +6,12 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "sim/limits.h"
+
 namespace coalesce {
 namespace {
 constexpr double kDegreesPerPixel = 0.2865;  // 0.005 rad
-constexpr double kMaxPitch = 88.8;           // just short of straight up, so lookAt's up vector stays valid
+constexpr double kMaxPitch = kCameraPitchRange.hi;  // sim/limits.h
 constexpr double kRadiansPerDegree = 3.14159265358979323846 / 180.0;
 }  // namespace
 
@@ -33,7 +35,7 @@ void OrbitCamera::set_scene_radius(float radius) {
 void OrbitCamera::set_pose(const OrbitPose& pose) {
   m_yaw = pose.yaw_degrees;
   m_pitch = std::clamp(pose.pitch_degrees, -kMaxPitch, kMaxPitch);
-  m_distance = std::max(pose.distance, 1e-6f);
+  m_distance = std::clamp(pose.distance, kCameraDistanceRange.lo, kCameraDistanceRange.hi);
   m_target = pose.target;
 }
 
@@ -54,7 +56,8 @@ void OrbitCamera::pan(float dx_pixels, float dy_pixels, float viewport_height) {
 
 void OrbitCamera::zoom(float scroll_steps) {
   m_distance =
-      std::clamp(m_distance * std::pow(0.88f, scroll_steps), 0.01f * m_scene_radius, 100.0f * m_scene_radius);
+      std::clamp(m_distance * std::pow(0.88f, scroll_steps), std::max(0.01f * m_scene_radius, kCameraDistanceRange.lo),
+                 std::min(100.0f * m_scene_radius, kCameraDistanceRange.hi));
 }
 
 glm::vec3 OrbitCamera::eye() const {

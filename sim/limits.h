@@ -35,6 +35,10 @@ constexpr FloatRange kTotalMassRange{1e-12f, 1e12f};  // of a scene's particles
 constexpr FloatRange kLengthRange{1e-6f, 1e6f};       // a scene's scale
 constexpr FloatRange kCoordinateRange{-1e6f, 1e6f};   // attractor centres, angular speeds and phases
 constexpr FloatRange kOrbitRadiusRange{0.0f, 1e6f};
+// The viewer's camera (--camera, the orbit camera's clamps): pitch short of straight up or down, so the
+// view's up vector stays valid; distance wide enough for any scene's 100 x radius zoom.
+constexpr FloatRange kCameraPitchRange{-88.8f, 88.8f};
+constexpr FloatRange kCameraDistanceRange{1e-6f, 1e9f};
 
 // "a number from 1e-06 to 1000": the words every message uses for a range.
 std::string describe(const FloatRange& range);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <system_error>
 
 #include "app/viewer/ffmpeg_pipe.h"
 #include "sim/errors.h"
@@ -29,16 +30,26 @@ ClipWriter::ClipWriter(const ClipOutputs& outputs, int width, int height, int fp
     m_pending = std::make_unique<PendingOutput>(outputs.video);
     m_ffmpeg = std::make_unique<FfmpegPipe>(outputs.ffmpeg, width, height, fps, m_pending->temporary());
   } else {
-    // Checked empty or absent before; created now, and never written into if someone else made it since.
-    if (::mkdir(outputs.directory.c_str(), 0777) != 0 && !(errno == EEXIST && outputs.directory_exists))
-      throw RuntimeFailure(outputs.shown + ": cannot create the clip's directory (" + std::strerror(errno) +
-                           "; pick another path)");
+    // Checked empty or absent before the run; checked again now, since someone may have filled it since.
+    if (::mkdir(outputs.directory.c_str(), 0777) != 0) {
+      if (errno != EEXIST)
+        throw RuntimeFailure(outputs.shown + ": cannot create the clip's directory (" + std::strerror(errno) +
+                             "; pick another path)");
+      if (directory_is_empty(outputs.directory) != true)
+        throw RuntimeFailure(outputs.shown + ": the directory now holds files, which coalesce never writes "
+                             "over (give a new or empty directory)");
+    }
     workers = png_workers();
   }
-  for (int i = 0; i < workers; ++i) m_workers.emplace_back([this] { work(); });
+  try {
+    for (int i = 0; i < workers; ++i) m_workers.emplace_back([this] { work(); });
+  } catch (const std::system_error& e) {
+    stop_workers();
+    throw RuntimeFailure(outputs.shown + ": cannot start the clip's writer threads (" + e.what() + ")");
+  }
 }
 
-ClipWriter::~ClipWriter() {
+void ClipWriter::stop_workers() {
   {
     const std::lock_guard<std::mutex> lock(m_mutex);
     m_closing = true;
@@ -47,6 +58,10 @@ ClipWriter::~ClipWriter() {
   m_changed.notify_all();
   for (std::thread& worker : m_workers)
     if (worker.joinable()) worker.join();
+}
+
+ClipWriter::~ClipWriter() {
+  stop_workers();
   // m_ffmpeg's destructor closes its input and waits; m_pending's removes the unfinished .mp4.
 }
 

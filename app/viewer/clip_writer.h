@@ -37,6 +37,7 @@ class ClipWriter {
 
  private:
   void work();
+  void stop_workers();  // drops queued frames and joins
   void write_frame(long index, const Image& image);
   void fail(const std::string& why);
 

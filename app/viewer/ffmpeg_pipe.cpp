@@ -59,7 +59,9 @@ FfmpegPipe::FfmpegPipe(const std::string& program, int width, int height, int fp
                                    "-pix_fmt", "rgba", "-video_size", size, "-framerate", std::to_string(fps),
                                    "-i", "pipe:0", "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", "-c:v", "libx264",
                                    "-preset", "medium", "-crf", "18", "-pix_fmt", "yuv420p",
-                                   "-movflags", "+faststart", "-f", "mp4", "-y", output};
+                                   "-movflags", "+faststart", "-f", "mp4", "-y",
+                                   // file: so a colon or a leading dash in the path is never a protocol or an option
+                                   "file:" + output};
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);

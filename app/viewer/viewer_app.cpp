@@ -242,22 +242,27 @@ void ViewerApp::check_state() {
 
 // --record's clip once the panel has its size, or the panel's as soon as it is asked for.
 void ViewerApp::start_due_clip(FramebufferSize size) {
+  if (m_recording) return;  // one clip at a time: a second waits for the first to end
   std::optional<ClipOutputs> outputs;
+  const bool from_command_line = m_clip_at_start && m_frame_index >= kClipWarmupFrames;
   try {
-    if (m_clip_at_start && m_frame_index >= kClipWarmupFrames) {
+    if (from_command_line) {
       outputs = std::exchange(m_clip_at_start, std::nullopt);
     } else if (m_clip_requested) {
       outputs = check_clip_outputs("record", *std::exchange(m_clip_requested, std::nullopt));
     }
     if (!outputs) return;
+    m_recording_from_command_line = from_command_line;
     m_model.recording = RecordingStatus{true, outputs->shown, 0, m_record_fps};
     m_recording = std::make_unique<ViewerRecording>(*outputs, size, m_record_fps, m_record_frame_limit,
                                                     screenshot_report(m_model, m_controls, size.width, size.height));
-    std::printf("coalesce: recording %s at %d fps, one step per frame\n", outputs->shown.c_str(), m_record_fps);
+    std::printf("coalesce: recording %s at %d fps, one step per frame\n", printable(outputs->shown).c_str(),
+                m_record_fps);
     std::fflush(stdout);
   } catch (const std::exception& e) {
     m_model.recording = RecordingStatus{};
     m_record_failed = true;
+    m_command_line_clip_failed = m_command_line_clip_failed || from_command_line;
     add_notice(e.what(), true);
   }
 }
@@ -293,6 +298,7 @@ void ViewerApp::stop_recording(const std::string& because) {
     std::fflush(stdout);
   } catch (const std::exception& e) {
     m_record_failed = true;
+    m_command_line_clip_failed = m_command_line_clip_failed || m_recording_from_command_line;
     add_notice(e.what(), true);
   }
 }

@@ -126,7 +126,10 @@ int ViewerApp::run(const ViewerRun& run) {
                    std::to_string(kClipWarmupFrames + 1) + " or more)",
                true);
     m_record_failed = true;
+    m_command_line_clip_failed = true;
   }
+  // The outputs the command line asked for fail the run; the panel's own are notices in a window.
+  if (m_command_line_clip_failed) return 1;
   return (m_screenshot_failed || m_record_failed) && run.frames > 0 ? 1 : 0;
 }
 

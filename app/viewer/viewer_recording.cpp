@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "app/printable.h"
 #include "app/utc_time.h"
 #include "app/viewer/clip_writer.h"
 #include "sim/errors.h"
@@ -91,10 +92,12 @@ std::string ViewerRecording::finish(json end_report, const std::string& ended_be
     frame_list.push_back(frame_json(static_cast<long>(i), m_frames[i]));
   root["frames"] = frame_list;
   root["end"] = std::move(end_report);
-  write_output(m_outputs.json, {root.dump(1) + "\n"});
+  // Paths and scene names are the user's bytes: invalid UTF-8 is replaced, never an exception.
+  write_output(m_outputs.json, {root.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"});
   char line[512];
-  std::snprintf(line, sizeof line, "wrote %s (%ld frames, %.2f s at %d fps) and %s", m_outputs.shown.c_str(),
-                frames(), static_cast<double>(frames()) / m_fps, m_fps, m_outputs.json.shown.c_str());
+  std::snprintf(line, sizeof line, "wrote %s (%ld frames, %.2f s at %d fps) and %s",
+                printable(m_outputs.shown).c_str(), frames(), static_cast<double>(frames()) / m_fps, m_fps,
+                printable(m_outputs.json.shown).c_str());
   return line;
 }
 

@@ -91,7 +91,10 @@ json camera_json(const ViewerModel& model) {
 }  // namespace
 
 std::string screenshot_json(const ViewerModel& model, const ViewerControls& controls, int width, int height) {
-  return screenshot_report(model, controls, width, height).dump(2) + "\n";
+  // Paths and scene names are the user's bytes: invalid UTF-8 is replaced, never an exception.
+  return screenshot_report(model, controls, width, height)
+             .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+         "\n";
 }
 
 json screenshot_report(const ViewerModel& model, const ViewerControls& controls, int width, int height) {

@@ -25,6 +25,20 @@ double documented_band(double cv_a, double cv_b) {
   return std::max(2.0, 3.0 * std::sqrt(cv_a * cv_a + cv_b * cv_b));
 }
 
+// Under 4 us between the medians, a difference is jitter between processes (docs/bench-json.md).
+bool beyond_microsecond_floor(double median_a_ms, double median_b_ms) {
+  return 1000.0 * std::fabs(median_a_ms - median_b_ms) > 4.0;
+}
+
+BenchRow timed_row(double median_ms, double min_ms, double max_ms, double cv_percent) {
+  BenchRow r{};
+  r.median_ms = median_ms;
+  r.min_ms = min_ms;
+  r.max_ms = max_ms;
+  r.cv_percent = cv_percent;
+  return r;
+}
+
 std::string key_text(const SyntheticRow& r) {
   return r.solver + " " + std::to_string(r.particles) + " " + r.layout + " " + r.kernel +
          (r.variant.empty() ? "" : " " + r.variant);
@@ -54,7 +68,8 @@ Pair random_pair(TestRng& rng) {
     const double sign = rng.uniform_int(0, 1) ? 1.0 : -1.0;
     const double ratio = 1.0 + sign * (outside ? 1.2 : 0.8) * band / 100.0;
     rb.median_ms = ra.median_ms / ratio;  // B's throughput / A's = A's time / B's
-    p.expected[key_text(ra)] = !outside ? "same" : sign > 0 ? "faster" : "slower";
+    const bool counts = outside && beyond_microsecond_floor(ra.median_ms, rb.median_ms);
+    p.expected[key_text(ra)] = !counts ? "same" : sign > 0 ? "faster" : "slower";
     p.ratio[key_text(ra)] = ratio;
     p.a.rows.push_back(ra);
     p.b.rows.push_back(rb);
@@ -113,11 +128,50 @@ TEST(BenchCompare, RowsInsideTheBandAreTheSameAndOutsideFasterOrSlower) {
 }
 
 TEST(BenchCompare, TheFloorHoldsWhenBothRunsAreQuiet) {
-  // With cv 0 in both runs, only the floor separates drift from change.
-  EXPECT_EQ(compare_verdict(1.0 + 0.019, noise_band_percent(0, 0)), Verdict::Same);
-  EXPECT_EQ(compare_verdict(1.0 + 0.021, noise_band_percent(0, 0)), Verdict::Faster);
-  EXPECT_EQ(compare_verdict(1.0 - 0.021, noise_band_percent(0, 0)), Verdict::Slower);
+  // With cv 0 in both runs (every sample equal, so the ranges are apart), only the floor separates drift
+  // from change. A 1 ms call: 2% is 20 us, far beyond the microsecond floor.
+  TestRng rng;
+  const double t = rng.uniform(1.0f, 50.0f);
+  const auto verdict = [&](double ratio) {
+    const double tb = t / ratio;
+    return compare_verdict(timed_row(t, t, t, 0), timed_row(tb, tb, tb, 0));
+  };
+  EXPECT_EQ(verdict(1.0 + 0.019), Verdict::Same) << "t = " << t << " ms";
+  EXPECT_EQ(verdict(1.0 + 0.021), Verdict::Faster);
+  EXPECT_EQ(verdict(1.0 - 0.021), Verdict::Slower);
   EXPECT_DOUBLE_EQ(noise_band_percent(0, 0), kCompareFloorPercent);
+}
+
+TEST(BenchCompare, CallsOfAFewMicrosecondsNeedMoreThanTheMicrosecondFloor) {
+  // A 3-8 us call 30-45% slower with every sample apart is still under 4 us of difference: the same. The
+  // same ratio on a call 1000 times longer is a change.
+  TestRng rng;
+  for (int trial = 0; trial < 100; ++trial) {
+    const double t = rng.uniform(0.003f, 0.008f), ratio = 1.0 / rng.uniform(1.3f, 1.45f);
+    const double tb = t / ratio;
+    SCOPED_TRACE("t = " + std::to_string(t) + " ms, B/A = " + std::to_string(ratio));
+    const Verdict verdict = compare_verdict(timed_row(t, t, t, 0.1), timed_row(tb, tb, tb, 0.1));
+    EXPECT_EQ(verdict, beyond_microsecond_floor(t, tb) ? Verdict::Slower : Verdict::Same);
+    EXPECT_EQ(compare_verdict(timed_row(t * 1000, t * 1000, t * 1000, 0.1),
+                              timed_row(tb * 1000, tb * 1000, tb * 1000, 0.1)),
+              Verdict::Slower);
+  }
+}
+
+TEST(BenchCompare, SampleRangesApartCountBeyondAWideSpread) {
+  // Outliers make cv large (band about 60%), yet every sample of B is slower than every sample of A: a
+  // change. The same medians with overlapping ranges stay within the spread: the same.
+  TestRng rng;
+  const double t = rng.uniform(0.05f, 1.0f), cv = rng.uniform(13.0f, 15.0f);
+  const double tb = t * rng.uniform(1.6f, 1.8f);  // 38-44% lower throughput, inside 3 x sqrt(2) x cv
+  const BenchRow a = timed_row(t, 0.9 * t, 1.5 * t, cv);
+  const BenchRow b_apart = timed_row(tb, 1.55 * t, 2.4 * t, cv);
+  const BenchRow b_overlapping = timed_row(tb, 1.2 * t, 2.4 * t, cv);
+  ASSERT_GT(noise_band_percent(cv, cv), 100.0 * std::fabs(t / tb - 1.0)) << "the test's premise";
+  EXPECT_TRUE(sample_ranges_apart(a, b_apart));
+  EXPECT_EQ(compare_verdict(a, b_apart), Verdict::Slower);
+  EXPECT_FALSE(sample_ranges_apart(a, b_overlapping));
+  EXPECT_EQ(compare_verdict(a, b_overlapping), Verdict::Same);
 }
 
 // Each difference between the runs gets its note, and only that one.

@@ -2,6 +2,7 @@
 // random distinct rows, written as the bench writes them.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <set>
@@ -66,8 +67,9 @@ inline nlohmann::json row_json(const SyntheticRow& r, double copy_peak_gbps) {
           {"variant", r.variant},
           {"samples", 20},
           {"median_ms", r.median_ms},
-          {"min_ms", r.median_ms * 0.98},
-          {"max_ms", r.median_ms * 1.05},
+          // The samples' range as a spread of cv would give it: three standard deviations either way.
+          {"min_ms", r.median_ms * std::max(0.01, 1.0 - 3.0 * r.cv_percent / 100.0)},
+          {"max_ms", r.median_ms * (1.0 + 3.0 * r.cv_percent / 100.0)},
           {"cv_percent", r.cv_percent},
           {"noisy", r.cv_percent > 2},
           {"bytes", r.bytes},

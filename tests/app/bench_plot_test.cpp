@@ -173,3 +173,43 @@ TEST(BenchPlot, RefusesARunWithNoRowsAndBadOutputs) {
 
 }  // namespace
 }  // namespace coalesce
+
+namespace coalesce {
+namespace {
+
+// A hostile saved run: numbers no GPU reaches (which once turned the chart's scale and its tick loop
+// infinite), booleans of the wrong type. Each is one line and exit 2, or a plot, within seconds.
+TEST(BenchPlot, HostileNumbersAndTypesAreOneLineNeverAHang) {
+  testing::TestRng rng;
+  testing::TempDir dir;
+  testing::SyntheticRun run;
+  run.rows = testing::random_rows(rng, rng.uniform_int(2, 12));
+  nlohmann::json document = testing::run_json(run);
+  struct Case {
+    std::string field;
+    nlohmann::json value;
+    bool refused;
+  };
+  const std::vector<Case> cases = {{"percent_of_copy", 1e300, true}, {"interactions_per_second", 1.7e308, true},
+                                   {"gbps", 1e12, true},             {"samples", 1e30, true},
+                                   {"noisy", "yes", false}};
+  for (const Case& c : cases) {
+    nlohmann::json hostile = document;
+    hostile["rows"][0][c.field] = c.value;
+    hostile["device"]["gpu"] = 1;  // not a boolean: read as false, never an exception
+    testing::write_text(dir.file("hostile.json"), hostile.dump());
+    const auto result = testing::run_coalesce(
+        {"bench", "--plot", dir.file("plot.svg"), "--from", dir.file("hostile.json")}, 30);
+    SCOPED_TRACE(c.field + " = " + c.value.dump());
+    if (c.refused) {
+      EXPECT_EQ(result.exit_code, 2) << result.err;
+      EXPECT_EQ(result.err_lines().size(), 1u) << result.err;
+      EXPECT_NE(result.err.find(c.field), std::string::npos) << result.err;
+    } else {
+      EXPECT_EQ(result.exit_code, 0) << result.err;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace coalesce

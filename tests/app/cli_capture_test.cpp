@@ -15,6 +15,8 @@
 #include "tests/app/run_process.h"
 #include "tests/app/usage_error.h"
 #include "tests/support/temp_dir.h"
+#include "sim/errors.h"
+#include "sim/limits.h"
 #include "tests/support/test_random.h"
 
 namespace coalesce::testing {
@@ -29,7 +31,7 @@ TEST(CliCapture, RandomGoodValuesLandInTheirFields) {
   for (int trial = 0; trial < 200; ++trial) {
     const int fps = rng.uniform_int(1, 240);
     const float seconds = rng.uniform(0.01f, 3600.0f);
-    const double yaw = rng.uniform(-720.0f, 720.0f), pitch = rng.uniform(-88.0f, 88.0f);
+    const double yaw = rng.uniform(-720.0f, 720.0f), pitch = rng.uniform(-88.8f, 88.8f);
     const float distance = rng.uniform(0.01f, 1000.0f), tx = rng.uniform(-50.0f, 50.0f);
     const float orbit = rng.uniform(-360.0f, 360.0f), brightness = rng.uniform(0.1f, 4.0f);
     const bool with_target = rng.uniform_int(0, 1) == 1;
@@ -63,6 +65,7 @@ TEST(CliCapture, BadValuesAndCombinationsAreOneLineNamingTheFlag) {
       {{"--camera", "10,20"}, "--camera takes yaw,pitch,distance or yaw,pitch,distance,tx,ty,tz"},
       {{"--camera", "10,20,5,1"}, "3 or 6"},
       {{"--camera", "10,95,5"}, "--camera's pitch (degrees) 95 is out of range"},
+      {{"--camera", "10,-88.9,5"}, "--camera's pitch (degrees) -88.9 is out of range"},
       {{"--camera", "10,20,0"}, "--camera's distance 0 is out of range"},
       {{"--camera", "nan,20,5"}, "--camera's yaw (degrees)"},
       {{"--camera", "10,,5"}, "--camera"},
@@ -117,7 +120,7 @@ nlohmann::json random_shot(TestRng& rng) {
         {"paused", false}}},
       {"camera",
        {{"yaw_degrees", rng.uniform(-180.0f, 180.0f) + 1.0 / 3.0},
-        {"pitch_degrees", rng.uniform(-80.0f, 80.0f)},
+        {"pitch_degrees", rng.uniform(-88.8f, 88.8f)},  // up to the orbit camera's clamp
         {"distance", rng.uniform(0.5f, 50.0f)},
         {"target", {rng.uniform(-1.0f, 1.0f), 0.0, 0.25}},
         {"orbit_degrees_per_second", 15.0}}},
@@ -164,6 +167,41 @@ TEST(CliCapture, CameraFromRestoresEverySettingExactlyAndKeepsGivenFlags) {
     EXPECT_TRUE(names(line, "the simulated time")) << line;
     EXPECT_TRUE(names(line, "the orbit")) << line;
     EXPECT_EQ(names(line, "the command line's --particles kept"), give_particles) << line;
+  }
+}
+
+TEST(CliCapture, CameraFromHostileValuesAreNotRestoredAndNothingElseThrows) {
+  // Each field replaced by a wrong type or an out-of-range value: apply_camera_from either leaves it out,
+  // saying so, or refuses the file with a UsageError; never another exception, never a value out of range.
+  TestRng rng;
+  TempDir dir;
+  const std::vector<nlohmann::json> hostile = {nlohmann::json(1e300), nlohmann::json(-5), nlohmann::json(65536.5),
+                                               nlohmann::json("text"), nlohmann::json(true), nlohmann::json(nullptr),
+                                               nlohmann::json::array({1, 2}), nlohmann::json(-1e300)};
+  const std::vector<std::pair<std::string, std::string>> fields = {
+      {"settings", "particles"}, {"settings", "seed"},       {"settings", "dt"},     {"settings", "softening"},
+      {"settings", "draw_limit"}, {"settings", "brightness"}, {"settings", "layout"}, {"image", "width"},
+      {"camera", "yaw_degrees"}, {"camera", "pitch_degrees"}, {"camera", "distance"}, {"simulation", "step"},
+      {"image", "panel_visible"}, {"settings", "paused"}};
+  for (int trial = 0; trial < 200; ++trial) {
+    nlohmann::json shot = random_shot(rng);
+    const auto& field = fields[static_cast<std::size_t>(rng.uniform_int(0, static_cast<int>(fields.size()) - 1))];
+    const nlohmann::json& value = hostile[static_cast<std::size_t>(rng.uniform_int(0, static_cast<int>(hostile.size()) - 1))];
+    shot[field.first][field.second] = value;
+    const std::string path = dir.file("hostile.json");
+    std::ofstream(path, std::ios::trunc) << shot.dump();
+    SCOPED_TRACE(field.first + "." + field.second + " = " + value.dump());
+    try {
+      const CameraFromResult r = apply_camera_from(parse_arguments({"--camera-from", path}));
+      if (r.options.particles) EXPECT_TRUE(*r.options.particles >= 1 && *r.options.particles <= kMaxParticles);
+      EXPECT_TRUE(r.options.brightness >= kMinBrightness && r.options.brightness <= kMaxBrightness);
+      if (r.options.camera) EXPECT_TRUE(std::fabs(r.options.camera->pitch_degrees) <= 88.81);
+      if (r.options.dt) EXPECT_TRUE(kTimeStepRange.contains(*r.options.dt));
+    } catch (const UsageError&) {
+      // a refusal in one line is fine
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "threw something else than a usage error: " << e.what();
+    }
   }
 }
 
