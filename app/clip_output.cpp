@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "sim/errors.h"
+#include "sim/path_parts.h"
 #include "sim/file_type.h"
 
 namespace coalesce {
@@ -28,17 +29,6 @@ std::string extension_of(const std::string& path) {
   const std::size_t dot = path.find_last_of('.');
   const std::size_t start = slash == std::string::npos ? 0 : slash + 1;
   return dot != std::string::npos && dot > start ? lower(path.substr(dot)) : std::string();
-}
-
-std::string parent_of(const std::string& path) {
-  const std::size_t slash = path.find_last_of('/');
-  if (slash == std::string::npos) return ".";
-  return slash == 0 ? "/" : path.substr(0, slash);
-}
-
-std::string name_of(const std::string& path) {
-  const std::size_t slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
 }  // namespace

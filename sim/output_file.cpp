@@ -13,21 +13,11 @@
 #include <random>
 
 #include "sim/errors.h"
+#include "sim/path_parts.h"
 #include "sim/file_type.h"
 
 namespace coalesce {
 namespace {
-
-std::string parent_of(const std::string& path) {
-  const std::size_t slash = path.find_last_of('/');
-  if (slash == std::string::npos) return ".";
-  return slash == 0 ? "/" : path.substr(0, slash);
-}
-
-std::string name_of(const std::string& path) {
-  const std::size_t slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
 
 struct Resolved {
   std::string path;  // the file the chain of symlinks ends at
