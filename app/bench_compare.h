@@ -16,10 +16,10 @@ namespace coalesce {
 inline constexpr double kCompareFloorPercent = 2.0;
 // How many combined spreads a difference must exceed to count: 3 sigma.
 inline constexpr double kCompareSpreads = 3.0;
-// The jitter between processes of calls that take a few microseconds: in two runs of one build on an H100
-// (2026-11-23, docs/capture.md), medians of 4-9 us rows moved by up to 3.4 us between the runs, beyond
-// their own spread. A difference of the medians below this is never a change, in microseconds.
-inline constexpr double kCompareFloorMicroseconds = 4.0;
+// The jitter between processes of calls that take a few microseconds: with held launches, medians of the
+// same rows in separate runs of one build on an H100 moved by up to 0.83 us (2026-11-23, docs/capture.md).
+// A difference of the medians below this is never a change, in microseconds.
+inline constexpr double kCompareFloorMicroseconds = 1.0;
 
 enum class Verdict { Faster, Slower, Same };
 const char* to_string(Verdict verdict);

@@ -79,6 +79,8 @@ std::string bench_json(const BenchResult& r) {
         {"warmup_calls", r.plan.warmup_calls},
         {"warmup_ms", r.plan.warmup_ms},
         {"statistic", "median"},
+        {"launches", "each row's timed calls queued behind a held stream, then released, so each call's events "
+                     "time the device alone (kernels/launch_hold.h)"},
         {"noisy_cv_percent", kNoisyCvPercent},
         {"bytes", "sim/byte_counts.h: each input read once, each output written once"},
         {"copy_peak", "device-to-device copy, bytes read + written, measured at start-up"},

@@ -39,6 +39,19 @@ void warm_up(Backend& backend, const BenchPlan& plan, const std::function<void()
 
 // The timed calls of one row, inside the NVTX range "bench ROW" (warm-ups and the counter pass stay outside,
 // so a capture filtered on "bench" holds exactly the timed launches; docs/profiling.md).
+// The device waits while a chunk is queued, then runs it back to back: the events of a call of a few
+// microseconds then time the call, not the host's launch rate (sim/backend.h, hold_launches).
+class HeldLaunches {
+ public:
+  explicit HeldLaunches(Backend& backend) : m_backend(backend) { m_backend.hold_launches(); }
+  ~HeldLaunches() { m_backend.release_launches(); }
+  HeldLaunches(const HeldLaunches&) = delete;
+  HeldLaunches& operator=(const HeldLaunches&) = delete;
+
+ private:
+  Backend& m_backend;
+};
+
 template <class Keep>
 std::vector<KernelTiming> timed_repeats(Backend& backend, const std::string& row, int repeats,
                                         const std::function<void()>& call, Keep keep) {
@@ -46,7 +59,10 @@ std::vector<KernelTiming> timed_repeats(Backend& backend, const std::string& row
   std::vector<KernelTiming> kept;
   for (int done = 0; done < repeats;) {
     const int chunk = std::min(kRingChunk, repeats - done);
-    for (int i = 0; i < chunk; ++i) call();
+    {
+      const HeldLaunches held(backend);
+      for (int i = 0; i < chunk; ++i) call();
+    }
     backend.synchronize();
     for (const KernelTiming& t : backend.poll_timings())
       if (keep(t)) kept.push_back(t);

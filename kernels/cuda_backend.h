@@ -13,6 +13,7 @@
 
 #include "kernels/cuda_event.h"
 #include "kernels/device_buffer.h"
+#include "kernels/launch_hold.h"
 #include "sim/layout_storage.h"
 #include "kernels/timing_ring.h"
 #include "sim/backend.h"
@@ -44,6 +45,8 @@ class CudaBackend final : public Backend {
   int pack_variant_timings() const { return m_pack_variant_timings; }
   CUstream_st* native_stream() const override { return m_stream.get(); }
   std::vector<KernelTiming> poll_timings() override;
+  void hold_launches() override { m_hold.hold(m_stream.get()); }
+  void release_launches() override { m_hold.release(); }
   void synchronize() override;
   // On the device in double precision (kernels/diagnostics.cu): no download, and no O(N^2) host pass.
   Diagnostics diagnostics(const SimParams& params, double time) override;
@@ -74,6 +77,7 @@ class CudaBackend final : public Backend {
   DeviceBuffer<unsigned char> m_scratch;  // same size: conversion target and staging
   DeviceBuffer<float> m_force_partials;   // all-pairs partial sums (gpu::all_pairs_partial_floats)
   TimingRing m_timings;
+  LaunchHold m_hold;  // bench: launches queued behind it start back to back
   std::array<std::optional<PackVariant>, kLayoutCount> m_fastest_pack{};
   int m_pack_variant_timings = 0;
 };

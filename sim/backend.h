@@ -80,6 +80,12 @@ class Backend {
   // Waits for all queued work (tests, exit, screenshots).
   virtual void synchronize() = 0;
 
+  // Between hold_launches() and release_launches() the device starts nothing, so the launches in between are
+  // all queued when it starts them and their timings are the device's alone (bench's short calls). A
+  // backend that times on the host runs as it goes: nothing to hold.
+  virtual void hold_launches() {}
+  virtual void release_launches() {}
+
   // Energy and momentum of the current state with compute_diagnostics' definitions, in double precision,
   // computed where the state lives (no download for the GPU). Synchronizes; not timed: not frame work.
   virtual Diagnostics diagnostics(const SimParams& params, double time) = 0;

@@ -193,10 +193,16 @@ TEST(CliCapture, CameraFromHostileValuesAreNotRestoredAndNothingElseThrows) {
     SCOPED_TRACE(field.first + "." + field.second + " = " + value.dump());
     try {
       const CameraFromResult r = apply_camera_from(parse_arguments({"--camera-from", path}));
-      if (r.options.particles) EXPECT_TRUE(*r.options.particles >= 1 && *r.options.particles <= kMaxParticles);
+      if (r.options.particles) {
+        EXPECT_TRUE(*r.options.particles >= 1 && *r.options.particles <= kMaxParticles);
+      }
       EXPECT_TRUE(r.options.brightness >= kMinBrightness && r.options.brightness <= kMaxBrightness);
-      if (r.options.camera) EXPECT_TRUE(std::fabs(r.options.camera->pitch_degrees) <= 88.81);
-      if (r.options.dt) EXPECT_TRUE(kTimeStepRange.contains(*r.options.dt));
+      if (r.options.camera) {
+        EXPECT_TRUE(std::fabs(r.options.camera->pitch_degrees) <= 88.81);
+      }
+      if (r.options.dt) {
+        EXPECT_TRUE(kTimeStepRange.contains(*r.options.dt));
+      }
     } catch (const UsageError&) {
       // a refusal in one line is fine
     } catch (const std::exception& e) {

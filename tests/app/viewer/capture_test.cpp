@@ -111,7 +111,9 @@ TEST(Capture, HeadlessClipToAPngSequence) {
     ASSERT_EQ(frame.height, height) << name;
     EXPECT_GT(bright_particle_pixels(frame.rgba.data(), width, height), 200) << name << " shows no particles";
     EXPECT_GT(panel_text_pixels(frame.rgba.data(), width, height), 1000) << name << " has no panel";
-    if (i > 0) EXPECT_NE(frame.rgba, previous.rgba) << name << " repeats the frame before (--orbit 40)";
+    if (i > 0) {
+      EXPECT_NE(frame.rgba, previous.rgba) << name << " repeats the frame before (--orbit 40)";
+    }
     previous = frame;
   }
   expect_clip_json(dir.file("frames.json"), "png-sequence", frames, fps, width, height);
