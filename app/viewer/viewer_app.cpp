@@ -244,7 +244,7 @@ void ViewerApp::check_state() {
 void ViewerApp::start_due_clip(FramebufferSize size) {
   if (m_recording) return;  // one clip at a time: a second waits for the first to end
   std::optional<ClipOutputs> outputs;
-  const bool from_command_line = m_clip_at_start && m_frame_index >= kClipWarmupFrames;
+  const bool from_command_line = m_clip_at_start && m_frames.frames >= kClipWarmupFrames;
   try {
     if (from_command_line) {
       outputs = std::exchange(m_clip_at_start, std::nullopt);

@@ -82,7 +82,6 @@ class ViewerApp {
   bool m_record_failed = false;
   bool m_recording_from_command_line = false;  // the clip running now is --record's
   bool m_command_line_clip_failed = false;     // --record's clip was not written: exit 1, window or not
-  long m_frame_index = 0;
   float m_orbit_degrees_per_second = 0.0f;
   bool m_headless = false;
   bool m_draw_limit_follows_path = true;  // no --draw-limit and none set in the panel yet

@@ -112,7 +112,6 @@ int ViewerApp::run(const ViewerRun& run) {
                  ms_between(upload_start, render_start), ms_between(render_start, render_end));
     turn_camera(wall_seconds);  // after the frame, so a clip's first frame has the pose its JSON records
     ++frame;
-    m_frame_index = frame;
     if (last_frame) break;
   }
   m_simulation.backend().synchronize();
