@@ -53,7 +53,6 @@ void check_not_an_input(const std::vector<OutputFile>& outputs, std::string_view
 void check_paths(const Options& options) {
   check_scene(options.scene);
   if (!options.load_state.empty()) check_input_path("--load-state", options.load_state);
-  if (!options.camera_from.empty()) check_input_path("--camera-from", options.camera_from);
   std::vector<OutputFile> outputs;
   if (!options.screenshot.empty()) {
     const ScreenshotOutputs shot = check_screenshot_outputs("--screenshot", options.screenshot);
