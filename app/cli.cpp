@@ -176,8 +176,7 @@ void check_combinations(const Options& options, const std::vector<std::string>& 
     }
   } else {
     // A headless clip of known length ends the run when it ends; otherwise --frames says when.
-    const bool clip_ends_run = !options.record.empty() && options.record_seconds;
-    if (options.headless && !options.frames && !clip_ends_run)
+    if (options.headless && !options.frames && !clip_has_length(options))
       throw UsageError(options.record.empty()
                            ? "--headless needs --frames N to know when to stop (try --headless --frames 120)"
                            : "--headless --record needs --record-seconds S (or --frames N) to know when to stop "

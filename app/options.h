@@ -88,4 +88,9 @@ struct Options {
   std::string bench_from;                  // --from RUN.json: --plot draws this saved run
 };
 
+// A clip of known length (--record with --record-seconds): with --headless it ends the run by itself.
+inline bool clip_has_length(const Options& options) {
+  return !options.record.empty() && options.record_seconds.has_value();
+}
+
 }  // namespace coalesce

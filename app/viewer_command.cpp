@@ -80,8 +80,7 @@ int run_viewer(const Options& options) {
   const InterruptGuard interrupt;
   ViewerRun run;
   // A headless clip of known length, with no --frames: the run is the warm-up frames and the clip.
-  const bool clip_sets_frames = options.headless && !options.frames && !options.record.empty() &&
-                                options.record_seconds;
+  const bool clip_sets_frames = options.headless && !options.frames && clip_has_length(options);
   run.frames = clip_sets_frames ? static_cast<int>(kClipWarmupFrames +
                                                    clip_frame_count(*options.record_seconds, options.record_fps))
                                 : options.frames.value_or(options.headless ? 10 : 0);
