@@ -25,10 +25,8 @@ std::string lower(std::string text) {
 
 // The last component's extension with its dot ("" when none): ".mp4", ".gif".
 std::string extension_of(const std::string& path) {
-  const std::size_t slash = path.find_last_of('/');
-  const std::size_t dot = path.find_last_of('.');
-  const std::size_t start = slash == std::string::npos ? 0 : slash + 1;
-  return dot != std::string::npos && dot > start ? lower(path.substr(dot)) : std::string();
+  const std::size_t dot = extension_dot(path);
+  return dot == std::string::npos ? std::string() : lower(path.substr(dot));
 }
 
 }  // namespace

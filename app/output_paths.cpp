@@ -2,19 +2,9 @@
 #include "app/output_paths.h"
 
 #include "sim/errors.h"
+#include "sim/path_parts.h"
 
 namespace coalesce {
-namespace {
-
-// The position of the extension's dot in the last path component, or npos.
-std::size_t extension_dot(const std::string& path) {
-  const std::size_t slash = path.find_last_of('/');
-  const std::size_t dot = path.find_last_of('.');
-  const std::size_t name_start = slash == std::string::npos ? 0 : slash + 1;
-  return dot != std::string::npos && dot > name_start ? dot : std::string::npos;
-}
-
-}  // namespace
 
 std::string screenshot_json_path(const std::string& png_path) {
   const std::size_t dot = extension_dot(png_path);

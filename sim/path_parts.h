@@ -1,4 +1,4 @@
-// The directory and the last component of a path, as the output and clip checks name them.
+// The directory, the last component and the extension of a path, as the output and clip checks name them.
 #pragma once
 
 #include <string>
@@ -16,6 +16,15 @@ inline std::string parent_of(const std::string& path) {
 inline std::string name_of(const std::string& path) {
   const std::size_t slash = path.find_last_of('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// The position of the extension's dot in the last component ("out/shot.png" -> 8), or npos: none, or a
+// name that only starts with a dot ("out/.hidden").
+inline std::size_t extension_dot(const std::string& path) {
+  const std::size_t slash = path.find_last_of('/');
+  const std::size_t dot = path.find_last_of('.');
+  const std::size_t name_start = slash == std::string::npos ? 0 : slash + 1;
+  return dot != std::string::npos && dot > name_start ? dot : std::string::npos;
 }
 
 }  // namespace coalesce
