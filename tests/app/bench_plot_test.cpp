@@ -15,7 +15,7 @@
 #include "tests/support/temp_dir.h"
 
 #ifdef COALESCE_TEST_PNG
-#include <stb_image.h>
+#include "tests/support/picture.h"
 #endif
 
 namespace coalesce {
@@ -62,25 +62,11 @@ TEST(BenchPlot, SvgHasOneBarPerRow) {
 }
 
 #ifdef COALESCE_TEST_PNG
-struct Decoded {
-  int width = 0, height = 0;
-  std::vector<unsigned char> rgba;
-  Rgb at(int x, int y) const {
-    const unsigned char* p = &rgba[(static_cast<std::size_t>(y) * width + x) * 4];
-    return {p[0], p[1], p[2]};
-  }
-};
+using testing::Picture;
 
-Decoded decode(const std::string& png) {
-  Decoded d;
-  int channels = 0;
-  unsigned char* pixels =
-      stbi_load_from_memory(reinterpret_cast<const unsigned char*>(png.data()), static_cast<int>(png.size()),
-                            &d.width, &d.height, &channels, 4);
-  if (!pixels) return d;
-  d.rgba.assign(pixels, pixels + static_cast<std::size_t>(d.width) * d.height * 4);
-  stbi_image_free(pixels);
-  return d;
+Rgb colour_at(const Picture& picture, int x, int y) {
+  const unsigned char* p = picture.at(x, y);
+  return {p[0], p[1], p[2]};
 }
 
 bool layout_colour(Rgb c) {
@@ -100,7 +86,7 @@ TEST(BenchPlot, PngDecodesAtTheSvgSizeWithOneBarPerRow) {
     ASSERT_EQ(result.exit_code, 0) << result.err;
   }
   const std::string svg = testing::read_file(dir.file("plot.svg"));
-  const Decoded png = decode(testing::read_file(dir.file("plot.png")));
+  const Picture png = testing::load_picture(dir.file("plot.png"));
   ASSERT_FALSE(png.rgba.empty()) << "the PNG does not decode";
   EXPECT_EQ(png.width, svg_attribute(svg, R"re(<svg[^>]* width="(\d+)")re"));
   EXPECT_EQ(png.height, svg_attribute(svg, R"re(<svg[^>]* height="(\d+)")re"));
@@ -109,7 +95,7 @@ TEST(BenchPlot, PngDecodesAtTheSvgSizeWithOneBarPerRow) {
   int bar_pixels = 0;
   for (int y = 0; y < png.height; ++y)
     for (int x = 0; x < png.width; ++x) {
-      const Rgb c = png.at(x, y);
+      const Rgb c = colour_at(png, x, y);
       colours.insert({c.r, c.g, c.b});
       bar_pixels += layout_colour(c);
     }
@@ -122,7 +108,7 @@ TEST(BenchPlot, PngDecodesAtTheSvgSizeWithOneBarPerRow) {
   int runs = 0;
   bool inside = false;
   for (int y = 0; y < png.height; ++y) {
-    const bool bar = layout_colour(png.at(bars_x + 1, y));
+    const bool bar = layout_colour(colour_at(png, bars_x + 1, y));
     runs += bar && !inside;
     inside = bar;
   }

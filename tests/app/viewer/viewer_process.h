@@ -1,5 +1,5 @@
-// Test support for the viewer tests: the viewer's command line, finding programs on PATH (xvfb-run), and
-// decoding screenshots to check their pixels. Running it is tests/support/process.h's run_process.
+// Test support for the viewer tests: the viewer's command line and finding programs on PATH (xvfb-run);
+// screenshots decode through tests/support/picture.h. Running it is tests/support/process.h's run_process.
 #pragma once
 
 #include <unistd.h>
@@ -9,8 +9,7 @@
 #include <string>
 #include <vector>
 
-#include <stb_image.h>
-
+#include "tests/support/picture.h"
 #include "tests/support/process.h"
 
 namespace coalesce::testing {
@@ -55,28 +54,6 @@ inline bool on_path(const std::string& program) {
     if (!dir.empty() && ::access((dir + "/" + program).c_str(), X_OK) == 0) return true;
   }
   return false;
-}
-
-// A decoded RGBA screenshot.
-struct Picture {
-  int width = 0;
-  int height = 0;
-  std::vector<unsigned char> rgba;
-  const unsigned char* at(int x, int y) const { return &rgba[(static_cast<size_t>(y) * width + x) * 4]; }
-  int luminance(int x, int y) const {
-    const unsigned char* p = at(x, y);
-    return (p[0] * 3 + p[1] * 6 + p[2]) / 10;
-  }
-};
-
-inline Picture load_picture(const std::string& path) {
-  Picture picture;
-  int channels = 0;
-  unsigned char* data = stbi_load(path.c_str(), &picture.width, &picture.height, &channels, 4);
-  if (!data) return picture;
-  picture.rgba.assign(data, data + static_cast<size_t>(picture.width) * picture.height * 4);
-  stbi_image_free(data);
-  return picture;
 }
 
 }  // namespace coalesce::testing
