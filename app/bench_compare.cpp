@@ -142,9 +142,37 @@ const char* to_string(Verdict verdict) {
   return "?";
 }
 
+namespace {
+
+// kCompareSpreads combined spreads of the two runs' samples, in percent.
+double spread_percent(double cv_a_percent, double cv_b_percent) {
+  return kCompareSpreads * std::hypot(cv_a_percent, cv_b_percent);
+}
+
+// Every number the verdict rests on, worked out once, and the verdict from them.
+ComparedRow compared(const BenchRow& a, const BenchRow& b) {
+  ComparedRow c;
+  c.a = a;
+  c.b = b;
+  // The same kernel on the same N moves the same bytes and does the same interactions, so the ratio of
+  // the headline throughputs is the inverse ratio of the median times.
+  c.ratio = a.median_ms / b.median_ms;
+  c.band_percent = noise_band_percent(a.cv_percent, b.cv_percent);
+  c.microseconds = 1000.0 * std::fabs(a.median_ms - b.median_ms);
+  c.ranges_apart = sample_ranges_apart(a, b);
+  const double change = std::fabs(100.0 * (c.ratio - 1.0));
+  const bool beyond_floors = c.microseconds > kCompareFloorMicroseconds && change > kCompareFloorPercent;
+  const bool beyond_noise = change > spread_percent(a.cv_percent, b.cv_percent) || c.ranges_apart;
+  c.verdict = !(beyond_floors && beyond_noise) ? Verdict::Same
+              : c.ratio > 1.0                  ? Verdict::Faster
+                                               : Verdict::Slower;
+  return c;
+}
+
+}  // namespace
+
 double noise_band_percent(double cv_a_percent, double cv_b_percent) {
-  return std::max(kCompareFloorPercent,
-                  kCompareSpreads * std::sqrt(cv_a_percent * cv_a_percent + cv_b_percent * cv_b_percent));
+  return std::max(kCompareFloorPercent, spread_percent(cv_a_percent, cv_b_percent));
 }
 
 bool sample_ranges_apart(const BenchRow& a, const BenchRow& b) {
@@ -152,13 +180,7 @@ bool sample_ranges_apart(const BenchRow& a, const BenchRow& b) {
 }
 
 Verdict compare_verdict(const BenchRow& a, const BenchRow& b) {
-  const double ratio = a.median_ms / b.median_ms;  // B's throughput / A's
-  const double change = std::fabs(100.0 * (ratio - 1.0));
-  const double microseconds = 1000.0 * std::fabs(a.median_ms - b.median_ms);
-  if (microseconds <= kCompareFloorMicroseconds || change <= kCompareFloorPercent) return Verdict::Same;
-  const double spreads = kCompareSpreads * std::hypot(a.cv_percent, b.cv_percent);
-  if (change <= spreads && !sample_ranges_apart(a, b)) return Verdict::Same;
-  return ratio > 1.0 ? Verdict::Faster : Verdict::Slower;
+  return compared(a, b).verdict;
 }
 
 int Comparison::count(Verdict verdict) const {
@@ -177,17 +199,7 @@ Comparison compare_runs(const SavedBench& a, const SavedBench& b) {
       out.only_in_a.push_back(row);
       continue;
     }
-    ComparedRow c;
-    c.a = row;
-    c.b = *match->second;
-    // The same kernel on the same N moves the same bytes and does the same interactions, so the ratio of
-    // the headline throughputs is the inverse ratio of the median times.
-    c.ratio = c.a.median_ms / c.b.median_ms;
-    c.band_percent = noise_band_percent(c.a.cv_percent, c.b.cv_percent);
-    c.microseconds = 1000.0 * std::fabs(c.a.median_ms - c.b.median_ms);
-    c.ranges_apart = sample_ranges_apart(c.a, c.b);
-    c.verdict = compare_verdict(c.a, c.b);
-    out.rows.push_back(c);
+    out.rows.push_back(compared(row, *match->second));
   }
   for (const BenchRow& row : b.run.rows)
     if (index_a.find(key_of(row)) == index_a.end()) out.only_in_b.push_back(row);
