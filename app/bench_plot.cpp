@@ -14,9 +14,9 @@
 #include "sim/errors.h"
 
 namespace coalesce {
+namespace {
 
 constexpr int kTitleSize = 26;  // twice the 13 px text: the PNG's font is drawn for 13 px
-namespace {
 
 const Rgb kInk = Rgb::hex(0x222222);
 const Rgb kMuted = Rgb::hex(0x666666);
@@ -142,17 +142,15 @@ class Builder {
     const double step = interactions ? scale / 4 : 25.0;
     for (double at = 0; at <= scale + 1e-9; at += step) {
       const int x = kBarsLeft + static_cast<int>(std::lround(at / scale * (kBarsRight - kBarsLeft)));
-      m_grid.push_back({x, top - 2, x, bottom, at == 0 ? kAxis : kGrid});
+      m_grid.push_back({x, top - 2, 1, bottom - (top - 2) + 1, at == 0 ? kAxis : kGrid, -1, ""});
       text(x, ticks_y, interactions ? format("%.3g", at) : format("%.0f%%", at), kMuted, 13, Anchor::Middle);
     }
     m_y += 16;
   }
 
   Chart finish() {
-    // Grid lines go under the bars: as rects before them, 1 px wide.
-    std::vector<ChartRect> grid;
-    for (const ChartLine& l : m_grid) grid.push_back({l.x0, l.y0, 1, l.y1 - l.y0 + 1, l.colour, -1, ""});
-    m_chart.rects.insert(m_chart.rects.begin(), grid.begin(), grid.end());
+    // Grid lines go under the bars: drawn before them.
+    m_chart.rects.insert(m_chart.rects.begin(), m_grid.begin(), m_grid.end());
     m_chart.height = m_y + kMargin;
     return std::move(m_chart);
   }
@@ -164,7 +162,7 @@ class Builder {
 
   const BenchResult& m_run;
   Chart m_chart;
-  std::vector<ChartLine> m_grid;
+  std::vector<ChartRect> m_grid;  // 1-px vertical gridlines, under the bars
   int m_y = kMargin;
 };
 

@@ -1,4 +1,4 @@
-// A chart as a list of drawing primitives (filled rectangles, lines, text runs), built once and handed
+// A chart as a list of drawing primitives (filled rectangles, text runs), built once and handed
 // to two writers: SVG text, and a small software rasterizer to RGBA and PNG. Pixel units, origin top left.
 #pragma once
 
@@ -24,11 +24,6 @@ struct ChartRect {
   std::string label;  // a bar: its layout (SVG data-layout)
 };
 
-struct ChartLine {  // horizontal or vertical, 1 px
-  int x0 = 0, y0 = 0, x1 = 0, y1 = 0;
-  Rgb colour;
-};
-
 enum class Anchor { Start, Middle, End };
 
 struct ChartText {
@@ -42,8 +37,7 @@ struct ChartText {
 struct Chart {
   int width = 0, height = 0;
   Rgb background = Rgb::hex(0xFFFFFF);
-  std::vector<ChartRect> rects;  // drawn first, in order
-  std::vector<ChartLine> lines;  // then lines
+  std::vector<ChartRect> rects;  // drawn first, in order (gridlines are 1-px rects)
   std::vector<ChartText> texts;  // then text
 };
 

@@ -135,9 +135,6 @@ bool chart_png_built() {
 std::string chart_png(const Chart& chart) {
   Raster raster(chart);
   for (const ChartRect& r : chart.rects) raster.fill(r.x, r.y, r.width, r.height, r.fill);
-  for (const ChartLine& l : chart.lines)
-    raster.fill(std::min(l.x0, l.x1), std::min(l.y0, l.y1), std::abs(l.x1 - l.x0) + 1,
-                std::abs(l.y1 - l.y0) + 1, l.colour);
   for (const ChartText& t : chart.texts) raster.text(t);
   std::string png = encode_png(raster.take());
   if (png.empty()) throw RuntimeFailure("PNG encoding of the plot failed");

@@ -71,9 +71,6 @@ std::string chart_svg(const Chart& chart) {
       add("<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n", r.x, r.y, r.width, r.height,
           colour(r.fill).c_str());
   }
-  for (const ChartLine& l : chart.lines)
-    add("<line x1=\"%d.5\" y1=\"%d.5\" x2=\"%d.5\" y2=\"%d.5\" stroke=\"%s\" stroke-width=\"1\"/>\n", l.x0,
-        l.y0, l.x1, l.y1, colour(l.colour).c_str());
   for (const ChartText& t : chart.texts) {
     // y is the top of the line; SVG places the baseline, about 0.8 of the size below it.
     add("<text x=\"%d\" y=\"%d\" font-family=\"monospace\" font-size=\"%d\" fill=\"%s\" text-anchor=\"%s\">",
