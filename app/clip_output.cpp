@@ -74,16 +74,8 @@ ClipOutputs check_directory(std::string_view flag, const std::string& given) {
                        "; pick another path)");
     clip.directory_exists = true;
   } else {
-    if (errno != ENOENT)
-      throw UsageError(where + ": cannot inspect it (" + std::strerror(errno) + "); pick another path");
-    const std::string parent = parent_of(dir);
-    struct stat pst {};
-    if (::stat(parent.c_str(), &pst) != 0 || !S_ISDIR(pst.st_mode))
-      throw UsageError(where + ": directory '" + parent + "' does not exist (create it first, or pick another "
-                       "path)");
-    if (::access(parent.c_str(), W_OK | X_OK) != 0)
-      throw UsageError(where + ": directory '" + parent + "' is not writable (" + std::strerror(errno) +
-                       "; pick another path)");
+    // A new name: the same checks as any new output file (its directory exists and is writable).
+    check_output_path(flag, dir);
   }
   clip.json = check_output_path(std::string(flag) + "'s JSON", dir + ".json");
   return clip;
