@@ -1,6 +1,6 @@
 // The command-line checks that touch the file system, run before any work so a bad path loses nothing:
 // every input is a readable regular file, every output (sidecars included) can be replaced safely, and no
-// two outputs are the same file.
+// output is an input or another output (app/run_files.h).
 #include <sys/stat.h>
 
 #include <string>
@@ -10,6 +10,8 @@
 #include "app/cli.h"
 #include "app/clip_output.h"
 #include "app/output_paths.h"
+#include "app/report_schemas.h"
+#include "app/run_files.h"
 #include "sim/errors.h"
 #include "sim/input_file.h"
 #include "sim/output_file.h"
@@ -33,30 +35,21 @@ void check_scene(const std::string& scene) {
   check_input_path("--scene", scene);
 }
 
-bool same_file(const std::string& a, const std::string& b) {
-  struct stat sa {}, sb {};
-  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
-         sa.st_ino == sb.st_ino;
-}
-
-// An output that is one of the saved runs being read would replace it: refuse before anything is written.
-void check_not_an_input(const std::vector<OutputFile>& outputs, std::string_view flag,
-                        const std::string& input) {
-  for (const OutputFile& out : outputs)
-    if (!out.to_stdout && !out.empty() && same_file(out.target, input))
-      throw UsageError(out.flag + " " + out.shown + " is " + std::string(flag) + "'s input " + input +
-                       ", which it would replace (write to another path)");
-}
-
 }  // namespace
 
 void check_paths(const Options& options) {
   check_scene(options.scene);
   if (!options.load_state.empty()) check_input_path("--load-state", options.load_state);
+  for (const std::string& run : options.bench_compare) check_input_path("--compare", run);
+  if (!options.bench_from.empty()) check_input_path("--from", options.bench_from);
+
   std::vector<OutputFile> outputs;
+  std::vector<OutputFolder> folders;
+  std::vector<std::pair<OutputFile, std::string_view>> sidecars;  // with the schema they may replace
   if (!options.screenshot.empty()) {
     const ScreenshotOutputs shot = check_screenshot_outputs("--screenshot", options.screenshot);
     outputs = {shot.png, shot.json};
+    sidecars.emplace_back(shot.json, kScreenshotSchemaPrefix);
   }
   if (!options.save_state.empty()) {
     outputs.push_back(check_output_path("--save-state", options.save_state));
@@ -67,22 +60,19 @@ void check_paths(const Options& options) {
   if (!options.record.empty()) {
     const ClipOutputs clip = check_clip_outputs("--record", options.record);
     outputs.push_back(clip.video);
-    // A PNG sequence's directory is an output too: no other output may have its name.
-    if (clip.format == ClipFormat::PngSequence)
-      outputs.push_back(OutputFile{"--record", clip.shown, clip.directory, false});
+    if (clip.format == ClipFormat::PngSequence) folders.push_back({"--record", clip.shown, clip.directory});
     outputs.push_back(clip.json);
+    sidecars.emplace_back(clip.json, kClipSchemaPrefix);
   }
-  for (const std::string& run : options.bench_compare) check_input_path("--compare", run);
-  if (!options.bench_from.empty()) check_input_path("--from", options.bench_from);
   if (!options.bench_plot.empty()) {
     if (plot_format(options.bench_plot) == PlotFormat::Png && !chart_png_built())
       throw UsageError("--plot " + options.bench_plot +
                        ": this build has no PNG plot (built without Dear ImGui); use out.svg");
     outputs.push_back(check_output_path("--plot", options.bench_plot));
   }
-  for (const std::string& run : options.bench_compare) check_not_an_input(outputs, "--compare", run);
-  if (!options.bench_from.empty()) check_not_an_input(outputs, "--from", options.bench_from);
-  check_distinct_outputs(outputs);
+  check_run_files(outputs, folders, run_inputs(options));
+  // After the inputs: a sidecar over an input is named as that, not as a file of the user's.
+  for (const auto& [sidecar, schema] : sidecars) check_sidecar_replaceable(sidecar, schema);
 }
 
 }  // namespace coalesce

@@ -30,9 +30,10 @@ void print_error(const std::string& message) {
 int run(const coalesce::Options& given_options) {
   using coalesce::Command;
   coalesce::Options options = given_options;
+  std::string restored_line;  // said once the paths are known to be safe: a refused run restores nothing
   if (!options.camera_from.empty() && !options.show_help && !options.show_version) {
     const coalesce::CameraFromResult restored = coalesce::apply_camera_from(options);
-    std::fprintf(stderr, "coalesce: %s\n", coalesce::describe(restored, options.camera_from).c_str());
+    restored_line = coalesce::describe(restored, options.camera_from);
     options = restored.options;
   }
   if (options.show_help) {
@@ -44,6 +45,7 @@ int run(const coalesce::Options& given_options) {
     return 0;
   }
   coalesce::check_paths(options);
+  if (!restored_line.empty()) std::fprintf(stderr, "coalesce: %s\n", restored_line.c_str());
   switch (options.command) {
     case Command::Bench:
       return coalesce::run_bench(options);

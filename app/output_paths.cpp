@@ -1,10 +1,32 @@
 // Paths derived from the user's output paths (see output_paths.h).
 #include "app/output_paths.h"
 
+#include <sys/stat.h>
+
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/input_file.h"
+#include "app/report_schemas.h"
 #include "sim/errors.h"
 #include "sim/path_parts.h"
 
 namespace coalesce {
+namespace {
+
+// TEMPORARY until app/json_input.h lands: the top-level "schema" of a JSON file, none if it is not one.
+std::optional<std::string> json_schema_of(const std::string& path) {
+  try {
+    const nlohmann::json root = nlohmann::json::parse(read_text_file("", path, 256u << 20), nullptr, false);
+    if (root.is_object() && root.contains("schema") && root["schema"].is_string())
+      return root["schema"].get<std::string>();
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 std::string screenshot_json_path(const std::string& png_path) {
   const std::size_t dot = extension_dot(png_path);
@@ -15,6 +37,18 @@ std::string non_finite_state_path(const std::string& state_path) {
   const std::size_t dot = extension_dot(state_path);
   if (dot == std::string::npos) return state_path + ".nonfinite.npy";
   return state_path.substr(0, dot) + ".nonfinite" + state_path.substr(dot);
+}
+
+void check_sidecar_replaceable(const OutputFile& sidecar, std::string_view schema_prefix) {
+  struct stat st {};
+  if (sidecar.to_stdout || ::stat(sidecar.target.c_str(), &st) != 0) return;  // a new name: nothing to lose
+  const std::optional<std::string> schema = json_schema_of(sidecar.target);
+  if (schema && schema->rfind(schema_prefix, 0) == 0) return;
+  const std::string what = schema ? "a coalesce JSON of another kind (" + *schema + ")" : "not a JSON coalesce wrote";
+  throw UsageError(sidecar.flag + " " + sidecar.shown + " already exists and is " + what +
+                   "; coalesce replaces only its own earlier " + std::string(schema_prefix) +
+                   " files there (move that file, or give " + sidecar.flag.substr(0, sidecar.flag.find("'s ")) +
+                   " another name)");
 }
 
 ScreenshotOutputs check_screenshot_outputs(std::string_view flag, const std::string& png_path) {

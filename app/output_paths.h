@@ -17,6 +17,11 @@ std::string screenshot_json_path(const std::string& png_path);
 // replaces a good file.
 std::string non_finite_state_path(const std::string& state_path);
 
+// A sidecar is a file the user did not name, so it may replace only an earlier sidecar of its own kind: an
+// existing file there must be a JSON whose schema starts with `schema_prefix` ("coalesce-screenshot/").
+// Throws UsageError naming the file, what it is and the fix.
+void check_sidecar_replaceable(const OutputFile& sidecar, std::string_view schema_prefix);
+
 // The PNG at `png_path` and its JSON, both checked (check_output_path) and distinct; `flag` names them in
 // messages ("--screenshot", or "screenshot" for the panel's field). Throws UsageError.
 struct ScreenshotOutputs {

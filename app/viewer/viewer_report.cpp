@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "app/device_report.h"
+#include "app/report_schemas.h"
 #include "app/utc_time.h"
 #include "app/viewer/viewer_panel.h"
 #include "app/viewer/viewer_report_hardware.h"
@@ -108,7 +109,7 @@ json screenshot_report(const ViewerModel& model, const ViewerControls& controls,
   json notices = json::array();
   for (const Notice& n : model.notices) notices.push_back({{"text", n.text}, {"error", n.error}});
   json root = {
-      {"schema", "coalesce-screenshot/3"},
+      {"schema", kScreenshotSchema},
       {"version", COALESCE_VERSION},
       {"taken_utc", utc_now()},
       {"image", {{"width", width}, {"height", height}, {"panel_visible", controls.panel_visible}}},

@@ -298,7 +298,7 @@ TEST(BenchCompareCli, BadInputsAreOneLineAndExit2) {
   expect_refused({"bench", "--compare", good}, "--compare needs two files (try --compare a.json b.json)");
   // --json over one of the runs it reads would replace it.
   const std::string before = testing::read_file(good);
-  expect_refused({"bench", "--compare", good, good, "--json", good}, "would replace");
+  expect_refused({"bench", "--compare", good, good, "--json", good}, "which this run reads");
   EXPECT_EQ(testing::read_file(good), before);
 }
 

@@ -1,0 +1,14 @@
+// The schema names of the JSON files coalesce writes beside a screenshot and a clip, and reads back
+// (--camera-from, the sidecar check): "NAME/MAJOR", where a new MAJOR means older readers must refuse it.
+#pragma once
+
+#include <string_view>
+
+namespace coalesce {
+
+inline constexpr std::string_view kScreenshotSchemaPrefix = "coalesce-screenshot/";
+inline constexpr std::string_view kScreenshotSchema = "coalesce-screenshot/3";
+inline constexpr std::string_view kClipSchemaPrefix = "coalesce-clip/";
+inline constexpr std::string_view kClipSchema = "coalesce-clip/1";
+
+}  // namespace coalesce
