@@ -14,9 +14,13 @@ namespace coalesce {
 // Usable CUDA devices; 0 with `why` (when not null) set to the cause and the fix.
 int count_cuda_devices(std::string* why);
 
+// Whether make_cuda_backend prints its device memory estimate: the viewer's start-size trials stay quiet.
+enum class MemoryEstimate { Print, Quiet };
+
 // The CUDA backend on device 0, after printing its device memory estimate to stderr. Throws RuntimeFailure
 // when N does not fit (the message gives the bytes needed and free). Only when count_cuda_devices() > 0.
-std::unique_ptr<Backend> make_cuda_backend(int particles, Layout layout);
+std::unique_ptr<Backend> make_cuda_backend(int particles, Layout layout,
+                                           MemoryEstimate estimate = MemoryEstimate::Print);
 
 // Free memory of device 0 in bytes; 0 when unknown.
 std::size_t cuda_free_memory();

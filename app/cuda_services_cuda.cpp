@@ -17,10 +17,11 @@ int count_cuda_devices(std::string* why) {
   return cuda_device_count(why);
 }
 
-std::unique_ptr<Backend> make_cuda_backend(int particles, Layout layout) {
-  std::fprintf(
-      stderr, "%s\n",
-      describe_device_memory(estimate_device_memory(particles), free_device_memory(kDevice)).c_str());
+std::unique_ptr<Backend> make_cuda_backend(int particles, Layout layout, MemoryEstimate estimate) {
+  if (estimate == MemoryEstimate::Print)
+    std::fprintf(
+        stderr, "%s\n",
+        describe_device_memory(estimate_device_memory(particles), free_device_memory(kDevice)).c_str());
   try {
     return std::make_unique<CudaBackend>(particles, layout, kDevice);
   } catch (const DeviceMemoryError& e) {

@@ -17,6 +17,12 @@ bool GlDriver::is_nvidia() const {
   return vendor.find("NVIDIA") != std::string::npos || renderer.find("NVIDIA") != std::string::npos;
 }
 
+bool GlDriver::is_software() const {
+  for (const char* name : {"llvmpipe", "softpipe", "swrast"})
+    if (renderer.find(name) != std::string::npos) return true;
+  return false;
+}
+
 GlDriver current_gl_driver() {
   return {gl_string(GL_VENDOR), gl_string(GL_RENDERER)};
 }

@@ -10,6 +10,8 @@ struct GlDriver {
   std::string vendor;    // GL_VENDOR: "NVIDIA Corporation", "Mesa", ...
   std::string renderer;  // GL_RENDERER: "NVIDIA H100 80GB HBM3/PCIe/SSE2", "llvmpipe (LLVM 15.0.6, 256 bits)"
   bool is_nvidia() const;
+  // Mesa's software rasterizers (llvmpipe, softpipe, swrast): "GPU" time is then the CPU's.
+  bool is_software() const;
 };
 
 GlDriver current_gl_driver();  // of the current context

@@ -1,13 +1,61 @@
 // Scene and backend lifetime for the viewer; initial state through the same setup as --steps.
 #include "app/viewer/viewer_simulation.h"
 
+#include <chrono>
+
+#include "app/cuda_services.h"
 #include "app/run_setup.h"
+#include "sim/cpu_backend.h"
 #include "sim/errors.h"
 
 namespace coalesce {
+namespace {
+
+// The mean wall time of a step at `n` on the backend the run will use, after one warm-up step; each step is
+// waited for, so the GPU's time is in it. At least 3 steps, and up to 30 ms of them.
+double measure_step_ms(const Scene& scene, int n, const Options& options, bool gpu) {
+  Scene trial = scene;
+  trial.particles = n;
+  std::unique_ptr<Backend> backend = gpu ? make_cuda_backend(n, options.layout, MemoryEstimate::Quiet)
+                                         : std::make_unique<CpuBackend>(n, options.layout);
+  backend->upload(generate_initial_state(trial));
+  SimClock clock;
+  const auto step = [&] {
+    backend->step(trial.params, clock.time(trial.params.dt));
+    ++clock.step;
+    backend->synchronize();
+  };
+  step();
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  int steps = 0;
+  double elapsed_ms = 0.0;
+  while (steps < 3 || (elapsed_ms < 30.0 && steps < 100)) {
+    step();
+    ++steps;
+    elapsed_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  }
+  return elapsed_ms / steps;
+}
+
+SizeChoice measured_start_size(const Scene& scene, const Options& options) {
+  const bool gpu = options.backend != BackendChoice::Cpu && count_cuda_devices(nullptr) > 0;
+  const SizeRule rule = start_size_rule(scene, gpu);
+  const std::vector<SizeTrial> trials = measure_doubling(
+      gpu ? 4096 : 256, rule, [&](int n) { return measure_step_ms(scene, n, options, gpu); });
+  SizeChoice choice = choose_start_size(trials, rule);
+  choice.reason = std::string(gpu ? "this GPU" : "this CPU") + ": " + choice.reason;
+  return choice;
+}
+
+}  // namespace
 
 ViewerSimulation::ViewerSimulation(const Options& options) : m_options(options) {
   m_scene = scene_from_options(m_options, m_scene_notice);
+  if (chooses_start_size(m_options)) {
+    m_start_size = measured_start_size(m_scene, m_options);
+    m_scene.particles = m_start_size.particles;
+  }
   std::vector<Particle> state = initial_state_from_options(m_options, m_scene);
   m_state_file = m_options.load_state;
   m_scene_source = m_options.scene;

@@ -8,6 +8,7 @@
 
 #include "app/backend_factory.h"
 #include "app/options.h"
+#include "app/start_size.h"
 #include "sim/scene.h"
 
 namespace coalesce {
@@ -26,6 +27,8 @@ class ViewerSimulation {
   double time() const { return m_clock.time(m_scene.params.dt); }
   const std::string& backend_notice() const { return m_selection.notice; }
   const std::string& scene_notice() const { return m_scene_notice; }  // --solver borrowing attractors
+  // How the viewer chose N at start (app/start_size.h); particles is 0 when the user or the scene set it.
+  const SizeChoice& start_size() const { return m_start_size; }
   // The --load-state file the state started from; empty once the state comes from the scene's seed.
   const std::string& state_file() const { return m_state_file; }
   std::uint64_t generation() const { return m_generation; }
@@ -50,6 +53,7 @@ class ViewerSimulation {
   std::string m_scene_notice;
   std::string m_state_file;
   std::string m_scene_source;
+  SizeChoice m_start_size;
 };
 
 }  // namespace coalesce
