@@ -6,7 +6,7 @@
 namespace coalesce {
 namespace {
 
-void draw_frame_line(const ViewerModel& model, const ViewerControls& controls) {
+void draw_frame_line(const ViewerModel& model, const ViewerControls& controls, const GlDriver& gl) {
   const FrameStats& f = *model.frames;
   ImGui::Text("%.1f FPS   frame %.2f ms", f.fps(), f.frame_ms.value());
   ImGui::Text("CPU: simulation %.2f  upload %.2f  render %.2f ms", f.simulation_ms.value(),
@@ -19,23 +19,25 @@ void draw_frame_line(const ViewerModel& model, const ViewerControls& controls) {
   const InteropCost interop =
       interop_cost(f, model.stats->kernel(KernelKind::Pack), model.render_path == RenderPathMode::Interop);
   const bool splat = model.draw && model.draw->path() == DrawPath::Splat;
+  // Name what runs: Mesa's llvmpipe draws on the CPU, and without interop frames are uploaded, not mapped.
+  const std::string where = gl.is_software() ? gl.renderer.substr(0, gl.renderer.find(' ')) + " (CPU)" : "GPU";
+  const char* transfer = model.render_path == RenderPathMode::Interop ? "interop" : "upload";
   if (f.render_gpu_ms.count() > 0 && splat)
-    ImGui::Text("GPU: draw %.2f ms (splat %.2f, tone map %.2f)  interop %.1f%%", f.draw_gpu_ms(),
-                f.splat_gpu_ms.value(), f.render_gpu_ms.value(), 100.0 * interop.share_of_frame);
+    ImGui::Text("%s: draw %.2f ms (splat %.2f, tone map %.2f)  %s %.1f%%", where.c_str(), f.draw_gpu_ms(),
+                f.splat_gpu_ms.value(), f.render_gpu_ms.value(), transfer, 100.0 * interop.share_of_frame);
   else if (f.render_gpu_ms.count() > 0)
-    ImGui::Text("GPU: draw %.2f ms (points + tone map)  interop %.1f%%", f.draw_gpu_ms(),
+    ImGui::Text("%s: draw %.2f ms (points+tone map)  %s %.1f%%", where.c_str(), f.draw_gpu_ms(), transfer,
                 100.0 * interop.share_of_frame);
   else
-    ImGui::Text("GPU: draw -  interop %.1f%%", 100.0 * interop.share_of_frame);
+    ImGui::Text("%s: draw -  %s %.1f%%", where.c_str(), transfer, 100.0 * interop.share_of_frame);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "draw (GPU): points: particle pass + tone map (GL timer queries); splat: clear + CUDA splat kernel "
         "+\n"
         "copy into the light texture (CUDA events) + tone map (GL timer queries); both read back frames "
         "later.\n"
-        "interop, %% of the frame: (upload CPU time [map + pack launch + unmap] + pack kernel GPU time) / "
-        "frame\n"
-        "= %.3f ms per frame",
+        "interop or upload, %% of the frame: (upload CPU time [map + pack launch + unmap, or pack +\n"
+        "glBufferSubData] + pack kernel GPU time) / frame = %.3f ms per frame",
         interop.milliseconds);
   if (model.draw) {
     ImGui::PushTextWrapPos(0.0f);
@@ -50,6 +52,13 @@ void draw_frame_line(const ViewerModel& model, const ViewerControls& controls) {
   const ViewerSimulation& sim = *model.simulation;
   ImGui::Text("step %llu   t = %.4g   N = %d", static_cast<unsigned long long>(sim.step_count()), sim.time(),
               sim.backend().particle_count());
+  if (sim.start_size().particles > 0 && sim.start_size().particles == sim.backend().particle_count()) {
+    ImGui::PushTextWrapPos(kPanelWidth - 10.0f);
+    ImGui::TextDisabled("N chosen at start for %s (--particles N sets it)", sim.start_size().reason.c_str());
+    ImGui::PopTextWrapPos();
+  }
+  // Not a warning: the CPU backend is a supported way to run, so its notice is a quiet line.
+  if (!sim.backend_notice().empty()) ImGui::TextDisabled("%s", sim.backend_notice().c_str());
   if (model.drawn_particles > 0 && model.drawn_particles < sim.backend().particle_count())
     ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.4f, 1.0f), "drawing %d of them (draw limit %d, same light)",
                        model.drawn_particles, controls.draw_limit);
@@ -92,7 +101,8 @@ void ViewerPanel::draw(const ViewerModel& model, ViewerControls& controls, Viewe
   const ImGuiWindowFlags flags =
       ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse;
   if (ImGui::Begin("coalesce", nullptr, flags)) {
-    draw_frame_line(model, controls);
+    if (!m_gl) m_gl = current_gl_driver();
+    draw_frame_line(model, controls, *m_gl);
     draw_notices(model, requests);
     if (ImGui::BeginTabBar("tabs")) {
       if (ImGui::BeginTabItem("Viewer")) {

@@ -3,10 +3,12 @@
 // only controls and requests; the Lab tab it owns runs lab experiments on the GPU when asked to.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "app/lab/lab_tab.h"
 #include "app/viewer/viewer_model.h"
+#include "render/gl_driver.h"
 
 namespace coalesce {
 
@@ -21,6 +23,7 @@ class ViewerPanel {
  private:
   LabTab m_lab;
   int m_select_lab_frames = 0;  // frames left that force the Lab tab selected
+  std::optional<GlDriver> m_gl;  // read on the first draw, inside the context
 };
 
 // Panel sections, one file each (viewer_panel_*.cpp).

@@ -27,9 +27,12 @@ bool enum_combo(const char* label, Enum& value, const std::array<Enum, Count>& a
 }
 
 // Drawing fewer than N keeps the frame rate where the GPU's vertex stage bounds it (16M on an H100).
-void draw_limit_controls(ViewerControls& controls, ViewerRequests& requests) {
+void draw_limit_controls(ViewerControls& controls, ViewerRequests& requests, int particles) {
   bool draw_all = controls.draw_limit == 0;
-  if (ImGui::Checkbox("draw all particles", &draw_all))
+  // A limit at or above N draws them all too: say so, rather than look as if some were missing.
+  const bool limit_covers_n = !draw_all && controls.draw_limit >= particles;
+  if (ImGui::Checkbox(limit_covers_n ? "draw all particles (all N drawn: the limit is above N)" : "draw all particles",
+                      &draw_all))
     requests.draw_limit = draw_all ? 0 : std::max(1, controls.draw_limit_input);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
@@ -66,7 +69,7 @@ void draw_simulation_controls(const ViewerModel& model, ViewerControls& controls
   ImGui::SameLine();
   if (ImGui::Button("set N (re-seeds)") && controls.particles_input > 0)
     requests.particles = controls.particles_input;
-  draw_limit_controls(controls, requests);
+  draw_limit_controls(controls, requests, sim.backend().particle_count());
   // AlwaysClamp: a Ctrl-click typed value stays inside the slider, which lies inside sim/limits.h's ranges.
   constexpr ImGuiSliderFlags kClampedLog = ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp;
   float dt = sim.scene().params.dt, softening = sim.scene().params.softening;

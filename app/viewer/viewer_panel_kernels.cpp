@@ -37,6 +37,10 @@ std::string byte_formula(KernelKind kind, Layout layout, Solver solver) {
 
 void draw_kernel_section(const ViewerModel& model) {
   if (!ImGui::CollapsingHeader("Kernels (live)", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  ImGui::TextDisabled("latest: moving average of about 10 launches");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("exponential moving average, weight 0.1 per launch, restarted at each layout switch;\n"
+                      "Compare below keeps each layout's own average (weight 0.2) after a switch");
   const ViewerSimulation& sim = *model.simulation;
   const Layout layout = sim.backend().layout();
   const Solver solver = sim.scene().params.solver;
@@ -104,6 +108,17 @@ void draw_compare_section(const ViewerModel& model) {
   if (!ImGui::CollapsingHeader("Compare layouts", ImGuiTreeNodeFlags_DefaultOpen)) return;
   const double copy_peak = model.simulation->backend().device_info().copy_peak_gbps;
   const Solver solver = model.simulation->scene().params.solver;
+  ImGui::TextDisabled("average of each layout's last ~5 launches, kept");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("exponential moving average, weight 0.2 per launch, of every launch that ran in the layout;\n"
+                      "the live table above restarts at each switch, so the two differ while a layout warms up");
+  ImGui::PushTextWrapPos(kPanelWidth - 10.0f);
+  if (copy_peak > 0)
+    ImGui::TextDisabled("full bar: the copy ceiling (%.0f GB/s) for GB/s, the best layout for interactions/s",
+                        copy_peak);
+  else
+    ImGui::TextDisabled("full bar: the best layout");
+  ImGui::PopTextWrapPos();
   // One scale per kernel: the copy peak, or the best layout where that is higher (CPU caches); for
   // interactions/s, the best layout.
   double top[kKernelKinds] = {};
@@ -117,11 +132,16 @@ void draw_compare_section(const ViewerModel& model) {
   }
   if (!ImGui::BeginTable("compare", 4, ImGuiTableFlags_SizingStretchSame)) return;
   ImGui::TableSetupColumn("layout", ImGuiTableColumnFlags_WidthFixed, 48.0f);
-  for (KernelKind kind : kCompareKernels) {
-    const bool by_interactions = headline_metric(kind, solver) == KernelMetric::InteractionsPerSecond;
-    ImGui::TableSetupColumn((kernel_label(kind) + (by_interactions ? " (int/s)" : " (GB/s)")).c_str());
-  }
+  for (KernelKind kind : kCompareKernels) ImGui::TableSetupColumn(kernel_label(kind).c_str());
   ImGui::TableHeadersRow();
+  // The units on a row of their own: "interactions/s" written out fits there, never "int/s".
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  for (KernelKind kind : kCompareKernels) {
+    ImGui::TableNextColumn();
+    ImGui::TextDisabled("%s", headline_metric(kind, solver) == KernelMetric::InteractionsPerSecond ? "interactions/s"
+                                                                                                   : "GB/s");
+  }
   for (Layout layout : kAllLayouts) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
@@ -149,6 +169,13 @@ void draw_compare_section(const ViewerModel& model) {
     }
   }
   ImGui::EndTable();
+  bool empty_row = false;
+  for (Layout layout : kAllLayouts) empty_row = empty_row || !model.stats->compare(layout, kCompareKernels[0]).measured;
+  ImGui::PushTextWrapPos(kPanelWidth - 10.0f);
+  if (empty_row)
+    ImGui::TextDisabled("empty rows: press %s to run a layout, or 'sweep layouts' below",
+                        std::string(kLayoutKeys).c_str());
+  ImGui::PopTextWrapPos();
 }
 
 }  // namespace coalesce
