@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -34,6 +35,10 @@ std::uint64_t check_regular(std::string_view flag, const std::string& path, cons
   throw UsageError(where(flag, path) + ": cannot open (" + std::strerror(error) + ")");
 }
 
+std::string too_large(const std::string& file, const std::string& size, std::uint64_t max_bytes) {
+  return file + " is " + size + " bytes; expected at most " + std::to_string(max_bytes) + " (is it the right file?)";
+}
+
 }  // namespace
 
 void check_input_path(std::string_view flag, const std::string& path) {
@@ -56,6 +61,9 @@ InputFile::InputFile(std::string_view flag, const std::string& path) : m_flag(fl
   }
   try {
     m_size = check_regular(flag, path, st);  // it may have been swapped since the stat above
+    // Stat's 0 is not the truth for /proc and /sys files: one byte read tells them from an empty file.
+    char probe = 0;
+    m_size_unknown = m_size == 0 && read_some(0, &probe, 1) == 1;
   } catch (...) {
     ::close(m_fd);
     throw;
@@ -66,27 +74,58 @@ InputFile::~InputFile() {
   ::close(m_fd);
 }
 
+std::string InputFile::where() const {
+  return coalesce::where(m_flag, m_path);
+}
+
+void InputFile::require_known_size() const {
+  if (m_size_unknown)
+    throw UsageError(where() + " reports size 0 but has content (a /proc or /sys file?); its size must be " +
+                     "known before it is read: copy it to a regular file first");
+}
+
+void InputFile::require_at_most(std::uint64_t max_bytes) const {
+  if (m_size > max_bytes) throw UsageError(too_large(where(), std::to_string(m_size), max_bytes));
+}
+
+void InputFile::refuse_larger_than(std::uint64_t max_bytes) const {
+  throw UsageError(too_large(where(), "over " + std::to_string(max_bytes), max_bytes));
+}
+
+std::size_t InputFile::read_some(std::uint64_t offset, void* destination, std::size_t bytes) const {
+  while (true) {
+    const ssize_t n = ::pread(m_fd, destination, std::min<std::size_t>(bytes, 1u << 30), static_cast<off_t>(offset));
+    if (n >= 0) return static_cast<std::size_t>(n);
+    if (errno != EINTR) throw UsageError(where() + ": read failed (" + std::strerror(errno) + ")");
+  }
+}
+
 void InputFile::read_at(std::uint64_t offset, void* destination, std::size_t bytes) const {
   auto* out = static_cast<char*>(destination);
   while (bytes > 0) {
-    const ssize_t n = ::pread(m_fd, out, std::min<std::size_t>(bytes, 1u << 30), static_cast<off_t>(offset));
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw UsageError(where(m_flag, m_path) + ": read failed (" + std::strerror(errno) + ")");
-    if (n == 0)
-      throw UsageError(where(m_flag, m_path) + ": the file ended early (was it changed while being read?)");
+    const std::size_t n = read_some(offset, out, bytes);
+    if (n == 0) throw UsageError(where() + ": the file ended early (was it changed while being read?)");
     out += n;
-    offset += static_cast<std::uint64_t>(n);
-    bytes -= static_cast<std::size_t>(n);
+    offset += n;
+    bytes -= n;
   }
 }
 
 std::string read_text_file(std::string_view flag, const std::string& path, std::uint64_t max_bytes) {
   const InputFile file(flag, path);
-  if (file.size() > max_bytes)
-    throw UsageError(where(flag, path) + " is " + std::to_string(file.size()) + " bytes; expected at most " +
-                     std::to_string(max_bytes) + " (is it the right file?)");
-  std::string text(static_cast<std::size_t>(file.size()), '\0');
-  file.read_at(0, text.data(), text.size());
+  file.require_at_most(max_bytes);
+  if (!file.size_unknown()) {
+    std::string text(static_cast<std::size_t>(file.size()), '\0');
+    file.read_at(0, text.data(), text.size());
+    return text;
+  }
+  // Read to the end, at most one chunk past the bound, which is then refused.
+  std::string text;
+  char chunk[1 << 16];
+  while (const std::size_t n = file.read_some(text.size(), chunk, sizeof chunk)) {
+    text.append(chunk, n);
+    if (text.size() > max_bytes) file.refuse_larger_than(max_bytes);
+  }
   return text;
 }
 

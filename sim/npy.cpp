@@ -129,6 +129,7 @@ std::vector<Particle> decode_npy(const std::string& name, std::uint64_t size, co
 
 std::vector<Particle> load_npy(const std::string& path) {
   const InputFile file("", path);
+  file.require_known_size();  // the header's shape is checked against the size before any data is read
   return decode_npy(path, file.size(), [&file](std::uint64_t offset, void* destination, std::size_t bytes) {
     file.read_at(offset, destination, bytes);
   });
