@@ -1,12 +1,14 @@
 // Reads a saved bench run back (see bench_file.h); the checks follow docs/bench-json.md's schema.
 #include "app/bench_file.h"
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include <nlohmann/json.hpp>
 
+#include "app/json_input.h"
 #include "sim/errors.h"
-#include "sim/input_file.h"
 #include "sim/limits.h"
 
 namespace coalesce {
@@ -14,15 +16,13 @@ namespace {
 
 using nlohmann::json;
 
+constexpr const char* kBenchFix = "give a file written by coalesce bench --json";
+
 // One reader's context: every error names the option, the file and the fix.
 struct Reader {
-  std::string_view flag;
-  const std::string& path;
+  JsonSource source;
 
-  [[noreturn]] void fail(const std::string& problem) const {
-    throw UsageError(std::string(flag) + " '" + path + "': " + problem +
-                     " (give a file written by coalesce bench --json)");
-  }
+  [[noreturn]] void fail(const std::string& problem) const { source.fail(problem); }
 
   const json& field(const json& object, const char* key, const std::string& where) const {
     const auto it = object.find(key);
@@ -77,7 +77,7 @@ BenchRow read_row(const Reader& reader, const json& value, std::size_t index) {
   BenchRow row{};
   const std::string solver = reader.text(value, "solver", where);
   const auto parsed_solver = parse_solver(solver);
-  if (!parsed_solver) reader.fail(where + "'s solver '" + solver + "' is not all-pairs or attractors");
+  if (!parsed_solver) reader.fail(where + "'s solver '" + excerpt(solver) + "' is not all-pairs or attractors");
   row.solver = *parsed_solver;
   const double particles = reader.number(value, "particles", where);
   if (particles < 1 || particles > kMaxParticles || particles != std::floor(particles))
@@ -86,7 +86,7 @@ BenchRow read_row(const Reader& reader, const json& value, std::size_t index) {
   const std::string layout = reader.text(value, "layout", where);
   const auto parsed_layout = parse_layout(layout);
   if (!parsed_layout)
-    reader.fail(where + "'s layout '" + layout + "' is not one of " + std::string(kLayoutNames));
+    reader.fail(where + "'s layout '" + excerpt(layout) + "' is not one of " + std::string(kLayoutNames));
   row.layout = *parsed_layout;
   row.kernel = reader.text(value, "kernel", where);
   if (row.kernel.empty()) reader.fail(where + "'s kernel is empty");
@@ -108,6 +108,15 @@ BenchRow read_row(const Reader& reader, const json& value, std::size_t index) {
   return row;
 }
 
+// The blocks and fields read below; everything else in a file is parsed and dropped as it is read.
+bool is_read(const JsonPath& path) {
+  static const std::vector<std::string> top = {"schema", "device",  "backend", "command_line",
+                                               "date_utc", "method", "clocks",  "rows"};
+  if (path.size() == 1) return std::find(top.begin(), top.end(), path[0]) != top.end();
+  if (path[0] == "rows") return path.size() <= 3;  // each row and its fields (numbers and strings)
+  return path.size() == 2;                          // device, method and clocks: their fields
+}
+
 }  // namespace
 
 bool headline_is_interactions(const BenchRow& row) {
@@ -118,21 +127,38 @@ double headline_value(const BenchRow& row) {
   return headline_is_interactions(row) ? row.interactions_per_second : row.gbps;
 }
 
-SavedBench read_bench_json(std::string_view flag, const std::string& path) {
-  const Reader reader{flag, path};
-  const std::string text = read_text_file(flag, path, kMaxBenchJsonBytes);
-  json document = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (document.is_discarded()) reader.fail("is not JSON");
+namespace {
+
+// The run in the file `parse` reads with the filter it is given (from disk, or bytes in memory).
+SavedBench read_bench(const Reader& reader, const std::function<json(const JsonFilter&)>& parse) {
+  SavedBench saved;
+  // Each row becomes a BenchRow as it ends, so no row's JSON is kept; a row's problem is reported after
+  // the schema's (keys come sorted, "rows" before "schema"), so another program's file is named as such.
+  std::optional<UsageError> row_problem;
+  const auto take_row = [&](const JsonPath& at, nlohmann::json& value) {
+    if (at.size() != 2 || at[0] != "rows") return false;
+    if (row_problem) return true;
+    try {
+      saved.run.rows.push_back(read_row(reader, value, saved.run.rows.size()));
+    } catch (const UsageError& e) {
+      row_problem = e;
+    }
+    return true;
+  };
+  const json document = parse({is_read, take_row});
   if (!document.is_object()) reader.fail("is JSON but not an object");
   const auto schema = document.find("schema");
   if (schema == document.end() || !schema->is_string())
     reader.fail("has no schema; expected \"" + std::string(kBenchSchema) + "\"");
+  refuse_newer_schema(reader.source, schema->get<std::string>(), kBenchSchema);
   if (*schema != kBenchSchema)
-    reader.fail("has schema '" + schema->get<std::string>() + "'; expected \"" + std::string(kBenchSchema) +
+    reader.fail("has schema '" + excerpt(schema->get<std::string>()) + "'; expected \"" + std::string(kBenchSchema) +
                 "\"");
+  const json& rows = reader.field(document, "rows", "the file");  // empty: its rows were taken as they ended
+  if (!rows.is_array()) reader.fail("'rows' is not an array");
+  if (row_problem) throw *row_problem;
 
-  SavedBench saved;
-  saved.path = path;
+  saved.path = reader.source.path;
   BenchResult& run = saved.run;
   const json& device = reader.field(document, "device", "the file");
   if (!device.is_object()) reader.fail("'device' is not an object");
@@ -154,11 +180,21 @@ SavedBench read_bench_json(std::string_view flag, const std::string& path) {
     saved.sm_mhz = reader.optional_number(*clocks, "sm_mhz");
     saved.memory_mhz = reader.optional_number(*clocks, "memory_mhz");
   }
-
-  const json& rows = reader.field(document, "rows", "the file");
-  if (!rows.is_array()) reader.fail("'rows' is not an array");
-  for (std::size_t i = 0; i < rows.size(); ++i) run.rows.push_back(read_row(reader, rows[i], i));
   return saved;
+}
+
+}  // namespace
+
+SavedBench read_bench_json(std::string_view flag, const std::string& path) {
+  const Reader reader{{flag, path, kBenchFix}};
+  return read_bench(reader, [&](const JsonFilter& filter) {
+    return read_json_input(reader.source, kMaxBenchJsonBytes, filter);
+  });
+}
+
+SavedBench parse_bench_json(std::string_view flag, const std::string& name, std::string_view bytes) {
+  const Reader reader{{flag, name, kBenchFix}};
+  return read_bench(reader, [&](const JsonFilter& filter) { return parse_json_input(reader.source, bytes, filter); });
 }
 
 }  // namespace coalesce

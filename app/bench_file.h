@@ -1,6 +1,7 @@
 // A run that `coalesce bench --json` saved (schema coalesce-bench/2, docs/bench-json.md), read back for
-// --compare and --plot --from: through sim/input_file.h (regular files only, bounded size), every field the
-// readers use checked, each problem one UsageError naming the option, the file, the problem and the fix.
+// --compare and --plot --from through app/json_input.h (regular files only, bounded size and depth, each
+// row turned into a BenchRow as it is read), every field the readers use checked, each problem one
+// UsageError naming the option, the file, the problem and the fix.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +26,8 @@ struct SavedBench {
 };
 
 SavedBench read_bench_json(std::string_view flag, const std::string& path);
+// The same over a file's bytes already in memory (the fuzzer's way in); messages name `name`.
+SavedBench parse_bench_json(std::string_view flag, const std::string& name, std::string_view bytes);
 
 // The figure that says how well a row's kernel does: interactions/s for the all-pairs forces, which are
 // compute bound (their GB/s means nothing), GB/s for every other row (viewer: headline_metric).
