@@ -1,6 +1,8 @@
-// The command-line fuzz target's seed corpus (tests/fuzz/corpus/cli: arguments separated by '\0'), replayed
-// on every ctest run without the fuzzer and held to the same promise the fuzzer checks
-// (tests/fuzz/cli_input.h): "ok-*" seeds parse, "bad-*" seeds are refused with a UsageError.
+// The app's fuzz targets' seed corpora, replayed on every ctest run without the fuzzer and held to the same
+// promises the fuzzers check: the command line (tests/fuzz/corpus/cli: arguments separated by '\0';
+// tests/fuzz/cli_input.h), where "ok-*" seeds parse and "bad-*" seeds are refused with a UsageError; and the
+// JSON readers (tests/fuzz/corpus/json; tests/fuzz/json_input.h), where "ok-camera-*" seeds are read by
+// --camera-from, "ok-bench-*" seeds by --compare and --from, and "bad-*" seeds by neither.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -8,6 +10,7 @@
 
 #include "tests/fuzz/cli_input.h"
 #include "tests/fuzz/corpus.h"
+#include "tests/fuzz/json_input.h"
 
 namespace coalesce {
 namespace {
@@ -22,6 +25,22 @@ TEST(FuzzRegression, CliCorpusParsesOrIsAUsageError) {
     const fuzz::CliOutcome outcome = fuzz::check_parse_arguments(fuzz::read_bytes(file));
     EXPECT_EQ(outcome.broken, "");
     EXPECT_EQ(outcome.parsed, fuzz::expected_to_parse(file)) << outcome.error;
+  }
+}
+
+TEST(FuzzRegression, JsonCorpusIsReadByItsReaderAndRefusedCleanlyByTheOther) {
+  const auto files = fuzz::corpus_files(fuzz::corpus_folder("json"));
+  ASSERT_GE(files.size(), 10u) << fuzz::corpus_folder("json");
+  for (const fs::path& file : files) {
+    SCOPED_TRACE(file.string());
+    const std::string name = file.filename().string();
+    const fuzz::JsonOutcome outcome = fuzz::check_json_readers(fuzz::read_bytes(file));
+    EXPECT_EQ(outcome.broken, "");
+    EXPECT_EQ(outcome.camera_from_read, name.rfind("ok-camera-", 0) == 0);
+    EXPECT_EQ(outcome.bench_read, name.rfind("ok-bench-", 0) == 0);
+    if (fuzz::expected_to_parse(file)) {
+      EXPECT_NE(outcome.schema, std::nullopt);
+    }
   }
 }
 
