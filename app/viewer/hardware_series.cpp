@@ -7,13 +7,6 @@
 
 namespace coalesce {
 
-void Summary::add(double value) {
-  min = count == 0 ? value : std::min(min, value);
-  max = count == 0 ? value : std::max(max, value);
-  sum += value;
-  ++count;
-}
-
 std::string clock_note(const std::string& name, const ClockReport& clock) {
   if (clock.mhz.count == 0) return "";
   const std::optional<double> off = clock_off_maximum(clock.mhz.mean(), clock.maximum_mhz);

@@ -12,6 +12,7 @@
 
 #include "app/device_report.h"  // clock_off_maximum
 #include "kernels/counters/hardware_counters.h"
+#include "kernels/counters/summary.h"
 #include "sim/layout.h"
 
 namespace coalesce {
@@ -50,16 +51,6 @@ struct HardwarePoint {
     if (frames <= 0 || formula_bytes <= 0) return std::nullopt;
     return formula_bytes * 1e-6 / static_cast<double>(frames);
   }
-};
-
-// Count, mean, min and max of a stream of values.
-struct Summary {
-  long count = 0;
-  double sum = 0.0;
-  double min = 0.0;
-  double max = 0.0;
-  void add(double value);
-  double mean() const { return count > 0 ? sum / static_cast<double>(count) : 0.0; }
 };
 
 // A clock measured over the run against its maximum from the device facts (0: unknown).

@@ -7,8 +7,11 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "kernels/counters/summary.h"
 
 namespace coalesce {
 
@@ -77,8 +80,12 @@ struct HardwareSample {
 class HardwareSampler {
  public:
   virtual ~HardwareSampler() = default;
-  // Samples gathered since the last call (non-blocking; decoding happens here, on the caller's thread).
+  // Samples gathered since the last call, oldest first. make_hardware_sampler's sampler decodes on a
+  // thread of its own, so this only takes what is finished; it throws once that thread has failed.
   virtual std::vector<HardwareSample> poll() = 0;
+  // Wall time of each decode, in ms, where decoding runs off the caller's thread; none where poll()
+  // itself decodes (its caller times it then).
+  virtual std::optional<Summary> decode_milliseconds() const { return std::nullopt; }
 };
 
 // Probes CUPTI on CUDA device `device` once; the reason says why not in one line.

@@ -1,8 +1,16 @@
 // The hardware sampler (kernels/counters/hardware_counters.h) on CUPTI PM sampling: the GPU writes a
-// sample of DRAM traffic and clocks into a hardware buffer every interval; poll() decodes what has
-// arrived into a counter data image, evaluates each completed sample and starts the image afresh.
+// sample of DRAM traffic and clocks into a hardware buffer every interval; the decoder's poll() decodes
+// what has arrived into a counter data image, evaluates each completed sample and starts the image afresh.
+// It runs on a ThreadedSampler's worker (sampler_thread.h), while the app launches kernels on its own
+// thread. What that relies on: every PM sampling call names a device (Enable's deviceIndex) or the PM
+// sampling object, never a context (cupti_pmsampling.h), and NVIDIA's pm_sampling sample decodes on a
+// thread of its own while the main thread launches ("two separate threads are required"). The header
+// states no thread-safety for these calls, so no two threads ever use the object at once: it is set up
+// and started here before the worker starts, decoded only on the worker, stopped after the worker joins.
 #include <cupti_activity.h>
 #include <cupti_pmsampling.h>
+
+#include <cuda_runtime.h>
 
 #include <cmath>
 #include <cstdint>
@@ -11,6 +19,8 @@
 
 #include "kernels/counters/cupti_session.h"
 #include "kernels/counters/hardware_counters.h"
+#include "kernels/counters/sampler_thread.h"
+#include "kernels/cuda_check.h"
 
 namespace coalesce {
 
@@ -201,7 +211,10 @@ std::unique_ptr<HardwareSampler> make_hardware_sampler(int device, double interv
   why = counters::missing_device_reason(device);
   if (!why.empty()) return nullptr;
   try {
-    return std::make_unique<CuptiHardwareSampler>(device, interval_ms);
+    // The worker makes the device's primary context current first (cudaSetDevice does since CUDA 12),
+    // the context the app's kernels and this sampler's setup use.
+    return std::make_unique<ThreadedSampler>(std::make_unique<CuptiHardwareSampler>(device, interval_ms),
+                                             interval_ms, [device] { COALESCE_CUDA_CHECK(cudaSetDevice(device)); });
   } catch (const std::exception& error) {
     why = counters::unavailable_reason(error);
     return nullptr;

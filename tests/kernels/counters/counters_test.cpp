@@ -120,7 +120,8 @@ TEST(Counters, CopyKernelMovesTheFormulasBytes) {
 }
 
 // PM sampling while device-to-device copies run for about 200 ms: the sampled DRAM traffic while busy is
-// within a broad band of the copies' timed rate, and both clocks are read.
+// within a broad band of the copies' timed rate, both clocks are read, and the decodes ran on the
+// sampler's own thread (issue 20) while this one launched the copies.
 TEST(Counters, SamplerSeesACopysDramRate) {
   COALESCE_REQUIRE_CUDA();
   std::string why;
@@ -130,7 +131,9 @@ TEST(Counters, SamplerSeesACopysDramRate) {
   const std::size_t bytes = std::size_t(testing::size_or_quick(256, 16)) << 20;
   DeviceBuffer<unsigned char> in(bytes), out(bytes);
   COALESCE_CUDA_CHECK(cudaMemset(in.data(), 1, bytes));
-  (void)sampler->poll();  // drop what came before the copies
+  // Drop what came before the copies (the first samples read 0 MHz): the worker decodes every interval.
+  std::this_thread::sleep_for(std::chrono::milliseconds(int(4 * interval_ms)));
+  (void)sampler->poll();
   CudaEvent start, stop;
   COALESCE_CUDA_CHECK(cudaEventRecord(start.get()));
   int copies = 0;
@@ -167,6 +170,11 @@ TEST(Counters, SamplerSeesACopysDramRate) {
   EXPECT_GT(sampled, 0.6 * computed);
   EXPECT_LT(sampled, 1.5 * computed);
   for (std::size_t i = 1; i < samples.size(); ++i) EXPECT_GE(samples[i].seconds, samples[i - 1].seconds);
+  const std::optional<Summary> decodes = sampler->decode_milliseconds();
+  ASSERT_TRUE(decodes.has_value()) << "make_hardware_sampler's sampler decodes on a thread of its own";
+  EXPECT_GE(decodes->count, 1);
+  std::printf("sampler: %ld decodes on the sampler's thread, %.2f ms mean, %.2f ms max\n", decodes->count,
+              decodes->mean(), decodes->max);
 }
 
 }  // namespace
