@@ -1,6 +1,7 @@
-// The hardware counters' side of the panel and the screenshot JSON (issue 11): the sampler's DRAM
+// The hardware counters' side of the panel and the screenshot JSON (issues 11, 20): the sampler's DRAM
 // throughput and clocks, and the kernels' computed GB/s, on one time axis (the viewer's clock, seconds).
-// Rings for the plot; summaries over every sample for the report. No ImGui and no CUDA: unit-tested.
+// Rings for the plot; summaries over every measured sample for the report; each sample attributed to the
+// layout whose frames filled most of its interval. No ImGui and no CUDA: unit-tested.
 #pragma once
 
 #include <array>
@@ -19,10 +20,11 @@ namespace coalesce {
 
 // One frame: the layout that ran, and the computed GB/s of the kernel timings read in it, if any.
 struct ComputedPoint {
-  double seconds = 0.0;
+  double seconds = 0.0;  // when its timings were read: the frame covers (start_seconds, seconds]
   Layout layout = Layout::AoS;
   std::optional<double> gigabytes_per_second;
   double formula_bytes = 0.0;  // the formula bytes of the kernel timings read in this frame
+  double start_seconds = 0.0;  // set by HardwareSeries::add_frame: the previous frame's time
 };
 
 // One hardware sample on the viewer's clock, with what the frames in its interval computed.
@@ -33,41 +35,60 @@ struct HardwarePoint {
   double dram_write_gigabytes_per_second = 0.0;
   double sm_clock_mhz = 0.0;
   double dram_clock_mhz = 0.0;
-  std::optional<Layout> layout;  // the one layout every frame in the interval ran; none when it changed
-  std::optional<double> computed_gigabytes_per_second;  // mean of the interval's computed points
-  long frames = 0;             // frames in the interval
-  double formula_bytes = 0.0;  // their kernels' formula bytes, summed
+  // The layout whose frames covered most (over half) of the interval; none when no layout did.
+  std::optional<Layout> layout;
+  double layout_share = 0.0;  // the share of the interval its frames covered; 0 without a layout
+  // Mean of the computed GB/s of the frames in the interval, each weighted by its time inside: the
+  // layout's frames when the sample has a layout, else every frame.
+  std::optional<double> computed_gigabytes_per_second;
+  double frames = 0.0;         // frames in the interval, each counted by the share of it inside
+  double formula_bytes = 0.0;  // their kernels' formula bytes, counted the same way
+  // A sample that covers no time, or whose clock counters read 0 (the sampler's first samples), measured
+  // nothing: it is plotted as a gap and left out of every summary.
+  bool measured() const { return end_seconds > start_seconds && sm_clock_mhz > 0 && dram_clock_mhz > 0; }
   double dram_gigabytes_per_second() const {
     return dram_read_gigabytes_per_second + dram_write_gigabytes_per_second;
   }
+  double dram_bytes() const { return dram_gigabytes_per_second() * 1e9 * (end_seconds - start_seconds); }
   // Per frame, both sides in MB: what DRAM moved in the interval (every kernel and the draw) and what the
   // kernels' formulas say must move. Unlike the rates, neither depends on how busy the GPU was, so a
   // layout switch moves each by what the layout costs (docs/viewer.md, "Hardware counters").
   std::optional<double> hardware_megabytes_per_frame() const {
     if (frames <= 0) return std::nullopt;
-    return dram_gigabytes_per_second() * (end_seconds - start_seconds) * 1e3 / static_cast<double>(frames);
+    return dram_bytes() * 1e-6 / frames;
   }
   std::optional<double> formula_megabytes_per_frame() const {
     if (frames <= 0 || formula_bytes <= 0) return std::nullopt;
-    return formula_bytes * 1e-6 / static_cast<double>(frames);
+    return formula_bytes * 1e-6 / frames;
   }
 };
 
-// A clock measured over the run against its maximum from the device facts (0: unknown).
+// A clock over a run, as the work saw it: every measured sample in `mhz`, and a mean in which each
+// weighs by the DRAM bytes its interval moved, so an idle stretch at a low clock weighs next to nothing.
 struct ClockReport {
   Summary mhz;
-  double maximum_mhz = 0.0;
+  double weighted_mhz = 0.0;  // sum of clock x bytes
+  double weight = 0.0;        // sum of bytes
+  double maximum_mhz = 0.0;   // from the device facts; 0: unknown
+  void add(double sample_mhz, double dram_bytes);
+  // The DRAM-weighted mean; none when no measured sample moved a byte.
+  std::optional<double> busy_mhz() const;
 };
 
-// The note for a clock whose average is off its maximum (clock_off_maximum); "" otherwise.
+// The note for a clock whose DRAM-weighted mean is off its maximum (clock_off_maximum); "" otherwise.
 std::string clock_note(const std::string& name, const ClockReport& clock);
+// The rule over a run's samples (issue 20): the SM and memory clocks' notes, measured samples only,
+// each weighted by its DRAM bytes. HardwareSeries keeps the same reports as samples arrive.
+std::vector<std::string> clock_notes(const std::vector<HardwarePoint>& samples, double sm_maximum_mhz,
+                                     double dram_maximum_mhz);
 
 class HardwareSeries {
  public:
   HardwareSeries(double interval_ms, double sm_maximum_mhz, double dram_maximum_mhz,
                  std::size_t hardware_capacity = 1024, std::size_t computed_capacity = 16384);
 
-  // Frames first, then the samples they cover: a sample takes the frames whose time is in its interval.
+  // Frames first, then the samples they cover: a frame covers the time since the previous one, and a
+  // sample takes the frames that overlap its interval, each by its time inside.
   void add_frame(const ComputedPoint& frame);
   // `offset`: the viewer's clock when the sampler's clock started.
   void add_sample(const HardwareSample& sample, double offset);
@@ -77,28 +98,39 @@ class HardwareSeries {
   const std::deque<HardwarePoint>& hardware() const { return m_hardware; }
   const std::deque<ComputedPoint>& computed() const { return m_computed; }
   double interval_ms() const { return m_interval_ms; }
-  long samples() const { return m_dram.count; }
-  const Summary& dram() const { return m_dram; }  // read + write, GB/s, every sample
+  long samples() const { return m_samples; }  // every sample received, measured or not
+  long unmeasured_samples() const { return m_samples - m_dram.count; }
+  const Summary& dram() const { return m_dram; }  // read + write, GB/s, every measured sample
   const Summary& dram_read() const { return m_dram_read; }
   const Summary& dram_write() const { return m_dram_write; }
   const ClockReport& sm_clock() const { return m_sm; }
   const ClockReport& dram_clock() const { return m_dram_clock; }
   std::vector<std::string> clock_notes() const;  // one per clock off its maximum; empty when both agree
-  // Samples whose interval ran one layout: hardware DRAM GB/s and the computed GB/s beside it.
+  // Measured samples that were mostly one layout's: hardware DRAM GB/s and the computed GB/s beside it;
+  // and how long the layout ran (its frames' time), for saying why a layout that ran has no sample.
   struct LayoutSummary {
     Summary dram;
     Summary computed;
     Summary hardware_megabytes_per_frame;
     Summary formula_megabytes_per_frame;
+    double seconds_run = 0.0;
+    std::optional<double> first_frame_start;  // when its first frame began
   };
   const LayoutSummary& layout_summary(Layout layout) const { return m_layouts[static_cast<int>(layout)]; }
+  // Why a layout that ran has no sample ("ran 35 ms, shorter than one 50 ms sample"); "" when it has
+  // one or never ran.
+  std::string unsampled_note(Layout layout) const;
 
  private:
+  void attribute(HardwarePoint& p) const;
+
   double m_interval_ms;
   std::size_t m_hardware_capacity;
   std::size_t m_computed_capacity;
   std::deque<HardwarePoint> m_hardware;
   std::deque<ComputedPoint> m_computed;
+  std::optional<double> m_last_frame;  // kept across a ring that dropped it
+  long m_samples = 0;
   Summary m_dram, m_dram_read, m_dram_write;
   ClockReport m_sm, m_dram_clock;
   std::array<LayoutSummary, kLayoutCount> m_layouts{};

@@ -62,7 +62,7 @@ int ViewerApp::run(const ViewerRun& run) {
     const Solver solver = m_simulation.scene().params.solver;
     m_hardware.add_frame({now, layout, combined_gigabytes_per_second(timings, layout, solver),
                           combined_formula_bytes(timings, layout, solver)});
-    m_hardware.poll(now);
+    m_hardware.poll();
 
     m_target.bind_framebuffer();
     // Particles get the area right of the panel, so the scene is centred in what the user sees.

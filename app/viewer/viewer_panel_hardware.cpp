@@ -1,5 +1,7 @@
-// Panel section: the GPU's own counters (issue 11): hardware DRAM GB/s beside the kernels' computed GB/s,
-// and the SM and memory clocks against their maximums, on one time axis; or one line saying why not.
+// Panel section: the GPU's own counters (issues 11, 20): hardware DRAM GB/s beside the kernels' computed
+// GB/s, and the SM and memory clocks against their maximums, on one time axis; or one line saying why
+// not. Samples that measured nothing are left out of the lines; time the sampler has not delivered yet is
+// shaded, and a layout that ran without a sample of its own says why.
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -42,8 +44,10 @@ void legend(ImU32 colour, const char* text) {
 }
 
 // One box, several lines over the same time axis, each from 0 to its own top; layout switches marked.
+// `sampled_until`: the end of the last sample; later time is shaded as not sampled yet.
 void plot_box(const char* id, float height, const TimeAxis& axis, const std::vector<PlotLine>& lines,
-              const std::vector<std::pair<double, Layout>>& switches, const std::string& caption) {
+              const std::vector<std::pair<double, Layout>>& switches, const std::string& caption,
+              double sampled_until) {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 size(ImGui::GetContentRegionAvail().x, height);
   ImGui::Dummy(size);
@@ -54,6 +58,13 @@ void plot_box(const char* id, float height, const TimeAxis& axis, const std::vec
   const double span = std::max(1e-6, axis.end - axis.begin);
   const auto x_of = [&](double t) { return origin.x + static_cast<float>((t - axis.begin) / span) * size.x; };
   const float row = ImGui::GetTextLineHeight();
+  if (sampled_until < axis.end) {
+    const float x = std::max(origin.x, x_of(sampled_until));
+    draw->AddRectFilled(ImVec2(x, origin.y), corner, IM_COL32(255, 255, 255, 22));
+    const char* text = "not sampled yet";
+    if (corner.x - x > ImGui::CalcTextSize(text).x + 4.0f)
+      draw->AddText(ImVec2(x + 2.0f, corner.y - row), IM_COL32(255, 255, 255, 110), text);
+  }
   for (const auto& [seconds, layout] : switches) {
     const float x = x_of(seconds);
     draw->AddLine(ImVec2(x, origin.y + row), ImVec2(x, corner.y), IM_COL32(255, 255, 255, 70));
@@ -106,7 +117,7 @@ void draw_per_frame(const HardwareSeries& s, const TimeAxis& axis) {
   PlotLine formula{{}, kComputedColour, 0.0, ""};
   const HardwarePoint* last = nullptr;
   for (const HardwarePoint& p : s.hardware()) {
-    if (p.end_seconds < axis.begin) continue;
+    if (p.end_seconds < axis.begin || !p.measured()) continue;
     const auto hw = p.hardware_megabytes_per_frame();
     const auto f = p.formula_megabytes_per_frame();
     if (!hw || !f) continue;
@@ -136,13 +147,23 @@ void draw_per_frame(const HardwareSeries& s, const TimeAxis& axis) {
         "moves beyond the formulas: whole sectors for AoS, and the draw's read of the render buffer");
   hardware.top = formula.top = std::max(hardware.top * 1.3, 1.0);
   hardware.label = "0-" + std::to_string(static_cast<long>(hardware.top)) + " MB per frame";
-  plot_box("per-frame", 60.0f, axis, {hardware, formula}, layout_switches(s, axis), "");
+  plot_box("per-frame", 60.0f, axis, {hardware, formula}, layout_switches(s, axis), "",
+           s.hardware().back().end_seconds);
 }
 
-void draw_sampled(const HardwareSeries& s) {
-  const HardwarePoint& last = s.hardware().back();
+// Why each layout that ran has no sample of its own ("soa: ran 35 ms, shorter than one 50 ms sample").
+void draw_unsampled_layouts(const HardwareSeries& s) {
+  for (Layout layout : kAllLayouts) {
+    const std::string note = s.unsampled_note(layout);
+    if (!note.empty()) ImGui::TextDisabled("%s: %s", std::string(to_string(layout)).c_str(), note.c_str());
+  }
+}
+
+// `last`: the latest sample that measured something.
+void draw_sampled(const HardwareSeries& s, const HardwarePoint& last) {
+  const double sampled_until = s.hardware().back().end_seconds;
   TimeAxis axis;
-  axis.end = std::max(last.end_seconds, s.computed().empty() ? 0.0 : s.computed().back().seconds);
+  axis.end = std::max(sampled_until, s.computed().empty() ? 0.0 : s.computed().back().seconds);
   axis.begin = std::max(axis.end - kPlotSeconds, s.hardware().front().start_seconds);
   PlotLine hardware{{}, kHardwareColour, 0.0, ""};
   PlotLine computed{{}, kComputedColour, 0.0, ""};
@@ -152,7 +173,8 @@ void draw_sampled(const HardwareSeries& s) {
   const double sm_max = s.sm_clock().maximum_mhz;
   const double memory_max = s.dram_clock().maximum_mhz;
   for (const HardwarePoint& p : s.hardware()) {
-    if (p.end_seconds < axis.begin) continue;  // older than the window: neither drawn nor scaled to
+    // Older than the window, or measured nothing: neither drawn nor scaled to.
+    if (p.end_seconds < axis.begin || !p.measured()) continue;
     const float t = static_cast<float>(0.5 * (p.start_seconds + p.end_seconds));
     hardware.points.emplace_back(t, static_cast<float>(p.dram_gigabytes_per_second()));
     hardware.top = std::max(hardware.top, p.dram_gigabytes_per_second());
@@ -198,12 +220,14 @@ void draw_sampled(const HardwareSeries& s) {
   computed.top = std::max(computed.top * 1.15, 1.0);
   hardware.label = "0-" + std::to_string(static_cast<long>(hardware.top)) + " GB/s";
   computed.label = "0-" + std::to_string(static_cast<long>(computed.top)) + " GB/s";
-  plot_box("dram", 78.0f, axis, {hardware, computed}, layout_switches(s, axis), "");
+  plot_box("dram", 78.0f, axis, {hardware, computed}, layout_switches(s, axis), "", sampled_until);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "each line on its own scale (its range in its colour): DRAM averages over wall time, so it sits\n"
-        "below the kernels' rate by the share of each frame the GPU spends elsewhere or idle; last %.0f s",
+        "below the kernels' rate by the share of each frame the GPU spends elsewhere or idle; last %.0f s.\n"
+        "A sample belongs to the layout whose frames filled over half of it; shaded: not sampled yet",
         axis.end - axis.begin);
+  draw_unsampled_layouts(s);
 
   draw_per_frame(s, axis);
 
@@ -213,9 +237,12 @@ void draw_sampled(const HardwareSeries& s) {
   std::snprintf(text, sizeof text, "memory %.0f / %s MHz", last.dram_clock_mhz,
                 maximum_text(memory_max).c_str());
   legend(kMemoryColour, text);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("measured now / maximum (the device facts)");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "measured now / maximum (the device facts); the note below weighs each sample by the DRAM\n"
+        "bytes it moved, so start-up and idle samples at a low clock do not count as a slow run");
   sm.top = memory.top = std::max(1.1, clock_top * 1.05);
-  plot_box("clocks", 34.0f, axis, {sm, memory}, {}, "% of maximum");
+  plot_box("clocks", 34.0f, axis, {sm, memory}, {}, "% of maximum", sampled_until);
   ImGui::PushTextWrapPos(0.0f);
   for (const std::string& note : s.clock_notes())
     ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.4f, 1.0f), "%s", note.c_str());
@@ -228,13 +255,19 @@ void draw_hardware_section(const ViewerModel& model) {
   if (!model.hardware || !ImGui::CollapsingHeader("Hardware counters (live)", ImGuiTreeNodeFlags_DefaultOpen))
     return;
   const ViewerHardware& hardware = *model.hardware;
+  const HardwareSeries& s = hardware.series();
+  const auto last = std::find_if(s.hardware().rbegin(), s.hardware().rend(),
+                                 [](const HardwarePoint& p) { return p.measured(); });
   ImGui::PushTextWrapPos(0.0f);
-  if (!hardware.available())
+  if (!hardware.available()) {
     ImGui::TextDisabled("%s", hardware.reason().c_str());
-  else if (hardware.series().hardware().empty())
-    ImGui::TextDisabled("sampling every %.0f ms: no sample yet", hardware.series().interval_ms());
+  } else if (last == s.hardware().rend()) {
+    ImGui::TextDisabled("sampling every %.0f ms: no sample %s", s.interval_ms(),
+                        s.hardware().empty() ? "yet" : "has measured the clocks yet (they read 0 MHz)");
+    draw_unsampled_layouts(s);
+  }
   ImGui::PopTextWrapPos();
-  if (hardware.available() && !hardware.series().hardware().empty()) draw_sampled(hardware.series());
+  if (hardware.available() && last != s.hardware().rend()) draw_sampled(s, *last);
 }
 
 }  // namespace coalesce

@@ -22,7 +22,12 @@ json optional_number(const std::optional<double>& value) {
 
 json summary_json(const Summary& s) {
   if (s.count == 0) return nullptr;
-  return {{"mean", s.mean()}, {"min", s.min}, {"max", s.max}};
+  return {{"mean", s.mean()}, {"min", s.min}, {"max", s.max}, {"count", s.count}};
+}
+
+// A device fact in kHz as MHz; null where it is unknown.
+json mhz_or_null(std::optional<int> khz) {
+  return khz && *khz > 0 ? json(*khz / 1e3) : json(nullptr);
 }
 
 json unavailable(const std::string& reason) {
@@ -32,28 +37,33 @@ json unavailable(const std::string& reason) {
 }  // namespace
 
 json sampled_clocks_json(const ViewerHardware& hardware, const DeviceInfo& device) {
-  json out = {{"max_sm_mhz", device.sm_clock_khz / 1e3}, {"max_memory_mhz", device.memory_clock_khz / 1e3}};
+  json out = {{"max_sm_mhz", mhz_or_null(device.sm_clock_khz)},
+              {"max_memory_mhz", mhz_or_null(device.memory_clock_khz)}};
   const HardwareSeries& s = hardware.series();
-  out["measured"] = hardware.available() && s.samples() > 0;
+  const long measured = s.samples() - s.unmeasured_samples();
+  out["measured"] = hardware.available() && measured > 0;
   if (!hardware.available()) {
     out["reason"] = hardware.reason();
     return out;
   }
-  if (s.samples() == 0) {
-    out["reason"] = "no hardware sample yet: the run was shorter than one interval";
+  if (measured == 0) {
+    out["reason"] = s.samples() == 0 ? "no hardware sample yet: the run was shorter than one interval"
+                                     : "no hardware sample measured the clocks yet (they read 0 MHz)";
     return out;
   }
   const Summary& sm = s.sm_clock().mhz;
   const Summary& memory = s.dram_clock().mhz;
-  out["sm_mhz"] = sm.mean();
+  out["sm_mhz"] = optional_number(s.sm_clock().busy_mhz());
   out["sm_mhz_min"] = sm.min;
   out["sm_mhz_max"] = sm.max;
-  out["memory_mhz"] = memory.mean();
+  out["memory_mhz"] = optional_number(s.dram_clock().busy_mhz());
   out["memory_mhz_min"] = memory.min;
   out["memory_mhz_max"] = memory.max;
-  out["samples"] = s.samples();
+  out["samples"] = measured;
+  out["unmeasured_samples"] = s.unmeasured_samples();
   out["source"] = "CUPTI PM sampling every " + std::to_string(static_cast<int>(s.interval_ms())) +
-                  " ms, averaged over the samples; maximums from cudaDevAttrClockRate and "
+                  " ms; means over the samples that measured a clock (not 0 MHz, not empty), each weighted "
+                  "by the DRAM bytes of its interval; maximums from cudaDevAttrClockRate and "
                   "cudaDevAttrMemoryClockRate";
   std::string note;
   for (const std::string& n : s.clock_notes()) note += (note.empty() ? "" : "; ") + n;
@@ -64,39 +74,55 @@ json sampled_clocks_json(const ViewerHardware& hardware, const DeviceInfo& devic
 json sampled_hardware_json(const ViewerHardware& hardware) {
   if (!hardware.available()) return unavailable(hardware.reason());
   const HardwareSeries& s = hardware.series();
+  // Every layout that ran: its whole-sample means, or why it has none.
   json per_layout = json::object();
   for (Layout layout : kAllLayouts) {
     const HardwareSeries::LayoutSummary& l = s.layout_summary(layout);
-    if (l.dram.count == 0) continue;
+    if (l.seconds_run <= 0 && l.dram.count == 0) continue;
+    const std::string note = s.unsampled_note(layout);
     per_layout[std::string(to_string(layout))] = {
         {"samples", l.dram.count},
-        {"dram_gigabytes_per_second", l.dram.mean()},
-        {"computed_gigabytes_per_second", l.computed.count > 0 ? json(l.computed.mean()) : json(nullptr)},
+        {"ran_milliseconds", l.seconds_run * 1e3},
+        {"dram_gigabytes_per_second", mean_or_null(l.dram)},
+        {"computed_gigabytes_per_second", mean_or_null(l.computed)},
         {"dram_megabytes_per_frame", mean_or_null(l.hardware_megabytes_per_frame)},
-        {"formula_megabytes_per_frame", mean_or_null(l.formula_megabytes_per_frame)}};
+        {"formula_megabytes_per_frame", mean_or_null(l.formula_megabytes_per_frame)},
+        {"note", note.empty() ? json(nullptr) : json(note)}};
   }
   json recent = json::array();
   const auto& points = s.hardware();
   for (auto it = points.end() - static_cast<long>(std::min(points.size(), kRecentSamples));
        it != points.end(); ++it) {
+    const bool measured = it->measured();
+    const auto when_measured = [&](double value) { return measured ? json(value) : json(nullptr); };
     recent.push_back({{"seconds", it->end_seconds},
-                      {"dram_read_gigabytes_per_second", it->dram_read_gigabytes_per_second},
-                      {"dram_write_gigabytes_per_second", it->dram_write_gigabytes_per_second},
-                      {"sm_clock_mhz", it->sm_clock_mhz},
-                      {"memory_clock_mhz", it->dram_clock_mhz},
+                      {"measured", measured},
+                      {"dram_read_gigabytes_per_second", when_measured(it->dram_read_gigabytes_per_second)},
+                      {"dram_write_gigabytes_per_second", when_measured(it->dram_write_gigabytes_per_second)},
+                      {"sm_clock_mhz", when_measured(it->sm_clock_mhz)},
+                      {"memory_clock_mhz", when_measured(it->dram_clock_mhz)},
                       {"layout", it->layout ? json(std::string(to_string(*it->layout))) : json(nullptr)},
+                      {"layout_share", it->layout ? json(it->layout_share) : json(nullptr)},
+                      {"frames", it->frames},
                       {"computed_gigabytes_per_second", optional_number(it->computed_gigabytes_per_second)},
-                      {"dram_megabytes_per_frame", optional_number(it->hardware_megabytes_per_frame())},
+                      {"dram_megabytes_per_frame",
+                       measured ? optional_number(it->hardware_megabytes_per_frame()) : json(nullptr)},
                       {"formula_megabytes_per_frame", optional_number(it->formula_megabytes_per_frame())}});
   }
+  const std::optional<Summary> decode = hardware.decode_milliseconds();
   return {{"available", true},
           {"interval_ms", s.interval_ms()},
           {"samples", s.samples()},
+          {"unmeasured_samples", s.unmeasured_samples()},
           {"dram_gigabytes_per_second", summary_json(s.dram())},
           {"dram_read_gigabytes_per_second", summary_json(s.dram_read())},
           {"dram_write_gigabytes_per_second", summary_json(s.dram_write())},
           {"per_layout", per_layout},
-          {"poll_milliseconds", summary_json(hardware.poll_milliseconds())},  // CPU cost of each decode
+          // What the counters cost the frame loop: each poll's CPU wall time (taking finished samples).
+          {"poll_milliseconds", summary_json(hardware.poll_milliseconds())},
+          // Each decode's wall time on the sampler's own thread (null: no such thread, or none yet).
+          {"decode_milliseconds", decode ? summary_json(*decode) : json(nullptr)},
+          {"open_milliseconds", optional_number(hardware.open_milliseconds())},
           {"recent", recent}};
 }
 
