@@ -24,22 +24,6 @@ bool cuda_expected(BackendChoice choice) {
   return choice != BackendChoice::Cpu && count_cuda_devices(nullptr) > 0;
 }
 
-// Defaults: the sizes docs/perf.md reports on the GPU; small sizes on the CPU so CI can run the whole sweep quickly.
-BenchPlan make_plan(const Options& o, bool gpu) {
-  BenchPlan plan;
-  plan.solvers =
-      o.solver ? std::vector<Solver>{*o.solver} : std::vector<Solver>{Solver::AllPairs, Solver::Attractors};
-  plan.all_pairs_particles = gpu ? std::vector<int>{65536, 131072, 262144} : std::vector<int>{1024};
-  plan.attractor_particles = gpu ? std::vector<int>{1 << 20, 1 << 24} : std::vector<int>{65536};
-  if (!o.bench_particles.empty()) plan.all_pairs_particles = plan.attractor_particles = o.bench_particles;
-  plan.layouts =
-      o.bench_layouts.empty() ? std::vector<Layout>(kAllLayouts.begin(), kAllLayouts.end()) : o.bench_layouts;
-  plan.repeats = o.repeats > 0 ? o.repeats : (gpu ? 20 : 5);
-  if (!gpu) plan.warmup_calls = 3;  // CPU: no GPU start-up effects to wait out
-  plan.counters = o.counters;
-  return plan;
-}
-
 std::string reconstructed_command_line(const Options& o, const BenchPlan& plan) {
   std::string line = "coalesce bench";
   if (o.solver) line += " --solver " + std::string(to_string(*o.solver));
@@ -93,7 +77,7 @@ int run_bench(const Options& options) {
     return 0;
   }
   BenchResult result;
-  result.plan = make_plan(options, cuda_expected(options.backend));
+  result.plan = make_bench_plan(options, cuda_expected(options.backend));
   result.command_line = reconstructed_command_line(options, result.plan);
   result.date_utc = utc_now();
   // One rewritten line on a terminal; one line per step in a log file.

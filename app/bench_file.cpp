@@ -166,9 +166,14 @@ SavedBench read_bench(const Reader& reader, const std::function<json(const JsonF
   run.device.copy_peak_gbps = reader.non_negative(device, "copy_peak_gbps", "device");
   run.device.driver = reader.optional_text(device, "driver");
   run.device.gpu = reader.optional_flag(device, "gpu");
-  run.device.sm_clock_khz = static_cast<int>(reader.optional_bounded(device, "sm_clock_khz", 0, 1e9, 0));
-  run.device.memory_clock_khz =
-      static_cast<int>(reader.optional_bounded(device, "memory_clock_khz", 0, 1e9, 0));
+  // A clock the file leaves out or writes as null (or 0, as files before null did) is unknown.
+  const auto khz = [&](const char* key) -> std::optional<int> {
+    const double value = reader.optional_bounded(device, key, 0, 1e9, 0);
+    return value > 0 ? std::optional<int>(static_cast<int>(value)) : std::nullopt;
+  };
+  run.device.sm_clock_khz = khz("sm_clock_khz");
+  run.device.memory_clock_khz = khz("memory_clock_khz");
+  run.device.multiprocessors = static_cast<int>(reader.optional_bounded(device, "multiprocessors", 0, 1e7, 0));
   run.backend_name = reader.optional_text(document, "backend");
   run.command_line = reader.optional_text(document, "command_line");
   run.date_utc = reader.optional_text(document, "date_utc");

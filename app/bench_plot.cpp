@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "app/bench_file.h"
+#include "app/device_report.h"
 #include "app/printable.h"
 #include "sim/errors.h"
 
@@ -60,7 +61,8 @@ std::vector<Group> group_rows(const std::vector<BenchRow>& rows, bool interactio
   return groups;
 }
 
-// Full scale: 100% of copy, or the next 25% step above the largest row (CPU caches can beat the copy).
+// Full scale: 100% of copy, or the next 25% step above the largest row: a row that beats its ceiling shows
+// as such rather than clipped.
 double percent_scale(const std::vector<BenchRow>& rows) {
   double top = 100.0;
   for (const BenchRow& r : rows)
@@ -95,7 +97,7 @@ class Builder {
     const std::string backend = m_run.backend_name.substr(0, m_run.backend_name.find(" ("));
     text(kMargin, m_y,
          printable(d.name) + "  |  " + printable(m_run.date_utc) + "  |  copy ceiling " +
-             format("%.0f GB/s", d.copy_peak_gbps) + "  |  backend " + printable(backend),
+             format(d.gpu ? "%.0f GB/s" : "%.1f GB/s", d.copy_peak_gbps) + "  |  backend " + printable(backend),
          kInk, kTitleSize);
     m_y += 36;
     text(kMargin, m_y,
@@ -188,8 +190,8 @@ Chart bench_chart(const BenchResult& run, const std::string& source) {
   Builder builder(run);
   builder.header();
   builder.section("Memory-bound kernels: % of the copy ceiling (" +
-                      format("%.0f GB/s", run.device.copy_peak_gbps) +
-                      ", device-to-device, measured in this run); bars labelled with their value",
+                      format(run.device.gpu ? "%.0f GB/s" : "%.1f GB/s", run.device.copy_peak_gbps) + ", " +
+                      copy_ceiling_label(run.device) + ", measured in this run); bars labelled with their value",
                   group_rows(run.rows, false), percent_scale(run.rows), false);
   builder.section("All-pairs forces: compute bound, so % of copy means nothing; interactions/s instead",
                   group_rows(run.rows, true), rate_scale(run.rows), true);

@@ -9,6 +9,8 @@
 
 #include "app/backend_factory.h"
 #include "app/bench_stats.h"
+#include "sim/cpu_info.h"
+#include "sim/layout_storage.h"
 #include "sim/nvtx_range.h"
 #include "sim/scene.h"
 
@@ -17,6 +19,11 @@ namespace coalesce {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+// CPU rows repeat more than the GPU's 20: other processes share the cores, and more samples keep the median
+// on undisturbed calls (docs/bench-json.md, "Comparing two runs").
+constexpr int kCpuRepeats = 31;
+constexpr int kCpuMinRepeats = 7;
+constexpr double kCpuRepeatBudgetMs = 500;  // per row: a slow row (convert past the cache) stops at the minimum
 constexpr int kRingChunk = 64;  // launches per synchronize: well inside the CUDA backend's timing ring
 
 double elapsed_ms(Clock::time_point start) {
@@ -53,12 +60,16 @@ class HeldLaunches {
 };
 
 template <class Keep>
-std::vector<KernelTiming> timed_repeats(Backend& backend, const std::string& row, int repeats,
+std::vector<KernelTiming> timed_repeats(Backend& backend, const std::string& row, const BenchPlan& plan,
                                         const std::function<void()>& call, Keep keep) {
   const NvtxRange range("bench " + row);
   std::vector<KernelTiming> kept;
-  for (int done = 0; done < repeats;) {
-    const int chunk = std::min(kRingChunk, repeats - done);
+  const auto start = Clock::now();
+  const bool budgeted = plan.repeat_budget_ms > 0;
+  for (int done = 0; done < plan.repeats;) {
+    if (budgeted && done >= plan.min_repeats && elapsed_ms(start) >= plan.repeat_budget_ms) break;
+    // A budget is checked after every call; without one, calls go out in held chunks.
+    const int chunk = budgeted ? 1 : std::min(kRingChunk, plan.repeats - done);
     {
       const HeldLaunches held(backend);
       for (int i = 0; i < chunk; ++i) call();
@@ -176,18 +187,62 @@ Scene bench_scene(Solver solver, int n) {
   return scene;
 }
 
+bool sweeps(Solver solver, const std::string& kernel) {
+  const std::vector<std::string> kernels = swept_kernels(solver);
+  return std::find(kernels.begin(), kernels.end(), kernel) != kernels.end();
+}
+
 }  // namespace
+
+BenchPlan make_bench_plan(const Options& o, bool gpu) {
+  BenchPlan plan;
+  plan.solvers =
+      o.solver ? std::vector<Solver>{*o.solver} : std::vector<Solver>{Solver::AllPairs, Solver::Attractors};
+  // GPU: the sizes docs/perf.md reports. CPU: all-pairs small enough for 2 cores; attractors past the
+  // last-level cache, as the copy ceiling is, so % of copy compares memory with memory.
+  plan.all_pairs_particles = gpu ? std::vector<int>{65536, 131072, 262144} : std::vector<int>{2048};
+  plan.attractor_particles = gpu ? std::vector<int>{1 << 20, 1 << 24}
+                                 : std::vector<int>{cpu_attractor_particles(cpu_facts().last_level_cache_bytes)};
+  if (!o.bench_particles.empty()) plan.all_pairs_particles = plan.attractor_particles = o.bench_particles;
+  plan.layouts =
+      o.bench_layouts.empty() ? std::vector<Layout>(kAllLayouts.begin(), kAllLayouts.end()) : o.bench_layouts;
+  plan.repeats = o.repeats > 0 ? o.repeats : (gpu ? 20 : kCpuRepeats);
+  if (!gpu && o.repeats <= 0) {
+    plan.min_repeats = kCpuMinRepeats;
+    plan.repeat_budget_ms = kCpuRepeatBudgetMs;
+  }
+  if (!gpu) plan.warmup_calls = 3;  // CPU: no GPU start-up effects to wait out
+  plan.counters = o.counters;
+  return plan;
+}
+
+std::vector<std::string> swept_kernels(Solver solver) {
+  if (solver == Solver::AllPairs) return {"forces"};
+  return {"forces", "integrate", "pack", "convert"};
+}
+
+int cpu_attractor_particles(std::optional<std::size_t> last_level_cache_bytes) {
+  constexpr int kStep = 1 << 16;
+  std::size_t smallest = state_bytes(kAllLayouts[0], kStep);
+  for (Layout layout : kAllLayouts) smallest = std::min(smallest, state_bytes(layout, kStep));
+  const std::size_t steps = (cpu_copy_buffer_bytes(last_level_cache_bytes) + smallest - 1) / smallest;
+  return static_cast<int>(std::max<std::size_t>(steps, 1) * kStep);
+}
 
 std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice, BenchResult& result,
                                      const std::function<void(int, int, const std::string&)>& progress) {
-  constexpr int kKernelsPerLayout =
-      4 + static_cast<int>(kAllPackVariants.size());  // forces, integrate, convert there and back
+  // Progress steps per layout: forces, integrate, each pack variant, convert there and back.
+  const auto steps_per_layout = [](Solver solver) {
+    return (sweeps(solver, "forces") ? 1 : 0) + (sweeps(solver, "integrate") ? 1 : 0) +
+           (sweeps(solver, "pack") ? static_cast<int>(kAllPackVariants.size()) : 0) +
+           (sweeps(solver, "convert") ? 2 : 0);
+  };
   int total = 0;
   for (Solver solver : plan.solvers)
     total += static_cast<int>(
                  (solver == Solver::AllPairs ? plan.all_pairs_particles : plan.attractor_particles).size() *
                  plan.layouts.size()) *
-             kKernelsPerLayout;
+             steps_per_layout(solver);
   int done = 0;
   std::vector<BenchRow> rows;
   RowCounting counting;
@@ -219,37 +274,41 @@ std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice
         };
 
         // forces and integrate: one step() runs both, each timed on its own.
-        progress(++done, total, where + " forces+integrate");
+        progress(++done, total, where + (sweeps(solver, "integrate") ? " forces+integrate" : " forces"));
         const std::function<void()> step = [&] {
           backend.step(scene.params, time);
           time += scene.params.dt;
         };
         warm_up(backend, plan, step);
         std::vector<KernelTiming> both =
-            timed_repeats(backend, where + " forces+integrate", plan.repeats, step,
+            timed_repeats(backend, where + " forces+integrate", plan, step,
                           [](const KernelTiming&) { return true; });
         std::vector<KernelTiming> forces, drift;
         for (const KernelTiming& t : both) (t.kernel == KernelKind::Forces ? forces : drift).push_back(t);
         const CountedCall counted_step = counting.count(backend, step);
         rows.push_back(make_row(solver, n, layout, "forces", "", forces, copy_peak));
         rows.back().counters = reading_of(counted_step, Launches::AllButLast);
-        progress(++done, total, where + " integrate");
-        rows.push_back(make_row(solver, n, layout, "integrate", "", drift, copy_peak));
-        rows.back().counters = reading_of(counted_step, Launches::Last);
+        if (sweeps(solver, "integrate")) {
+          progress(++done, total, where + " integrate");
+          rows.push_back(make_row(solver, n, layout, "integrate", "", drift, copy_peak));
+          rows.back().counters = reading_of(counted_step, Launches::Last);
+        }
 
         for (PackVariant variant : kAllPackVariants) {
+          if (!sweeps(solver, "pack")) break;
           progress(++done, total, where + " pack " + std::string(to_string(variant)));
           const std::function<void()> pack = [&] { backend.pack(variant, target->data(), target->space()); };
           warm_up(backend, plan, pack);
           rows.push_back(make_row(solver, n, layout, "pack", std::string(to_string(variant)),
                                   timed_repeats(backend, where + " pack " + std::string(to_string(variant)),
-                                                plan.repeats, pack, of(KernelKind::Pack, layout)),
+                                                plan, pack, of(KernelKind::Pack, layout)),
                                   copy_peak));
           rows.back().counters = reading_of(counting.count(backend, pack), Launches::All);
         }
 
         // convert: to the next layout and back, timed as two rows (layout -> next, next -> layout), so
         // the three layouts' runs cover all six directions.
+        if (!sweeps(solver, "convert")) continue;
         const Layout next = kAllLayouts[(static_cast<std::size_t>(layout) + 1) % kAllLayouts.size()];
         progress(++done, total, where + " convert");
         const std::function<void()> round_trip = [&] {
@@ -260,7 +319,7 @@ std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice
         // Timings carry the destination layout, which tells the two halves of each round trip apart.
         std::vector<KernelTiming> there, back;
         for (const KernelTiming& t :
-             timed_repeats(backend, where + " convert round trip", plan.repeats, round_trip,
+             timed_repeats(backend, where + " convert round trip", plan, round_trip,
                            [](const KernelTiming& t) { return t.kernel == KernelKind::Convert; }))
           (t.layout == next ? there : back).push_back(t);
         const CountedCall counted_trip = counting.count(backend, round_trip);

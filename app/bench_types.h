@@ -16,6 +16,10 @@ struct BenchPlan {
   std::vector<int> attractor_particles;
   std::vector<Layout> layouts;
   int repeats = 20;
+  // CPU default: at least min_repeats timed calls, then more until `repeats` or repeat_budget_ms of them,
+  // so slow rows stay short and fast rows get many samples; 0: exactly `repeats`.
+  int min_repeats = 0;
+  double repeat_budget_ms = 0;
   int warmup_calls = 30;    // at least this many calls...
   double warmup_ms = 10.0;  // ...and at least this much work before timing (timing hygiene, docs/perf.md)
   bool counters = true;     // a counter pass per row after the timed one (--no-counters: none)

@@ -4,10 +4,9 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
-
-#include <vector>
 
 #include "kernels/counters/hardware_counters.h"  // plain C++: what a counter pass measured
 #include "sim/backend.h"
@@ -22,11 +21,23 @@ inline constexpr double kClockNoteFraction = 0.05;
 std::optional<double> clock_off_maximum(double measured, double maximum);
 
 // {"gpu", "name", "driver", "cuda_driver", "cuda_runtime", "multiprocessors", "memory_bytes", "sm_clock_khz",
-//  "memory_clock_khz", "bus_width_bits", "theoretical_peak_gbps", "copy_peak_gbps"}: docs/bench-json.md.
+//  "memory_clock_khz", "bus_width_bits", "theoretical_peak_gbps", "copy_peak_gbps", "cpu"}: docs/bench-json.md.
+// Unknown values, and strings that are empty, are null; "cpu" is the CPU's facts, null on a GPU.
 nlohmann::json device_json(const DeviceInfo& device);
 
 // "580.159.04 / CUDA 13.0" (the kernel driver and the CUDA version it supports); "" for the CPU.
 std::string driver_text(const DeviceInfo& device);
+
+// What the copy ceiling is, for captions: "device-to-device copy" or "CPU memory copy, 2 threads".
+std::string copy_ceiling_label(const DeviceInfo& device);
+// How it was measured, in one sentence (the bench and lab JSON's method block).
+std::string copy_ceiling_method(const DeviceInfo& device);
+// How the CPU's issue limit is computed, in one sentence, with this machine's numbers.
+std::string issue_limit_formula(const CpuFacts& cpu);
+
+// The header lines of a report's table: the backend and device; the clocks, or the CPU's cores, clock,
+// SIMD width and issue limit; the copy ceiling and what it is. Unknown values read "unknown", never 0.
+std::vector<std::string> device_header_lines(const DeviceInfo& device, const std::string& backend_name);
 
 // A row's "counters" block (docs/bench-json.md): {"available": true, the hardware's bytes, sectors,
 // requests and wavefronts, their ratios, the clocks} or {"available": false, "reason": "..."}.

@@ -136,10 +136,17 @@ DeviceInfo query_device_info(int device) {
   info.multiprocessors = prop.multiProcessorCount;
   info.memory_bytes = static_cast<double>(prop.totalGlobalMem);
   // CUDA 13 removed cudaDeviceProp::memoryClockRate/memoryBusWidth: read them as attributes.
-  COALESCE_CUDA_CHECK(cudaDeviceGetAttribute(&info.memory_clock_khz, cudaDevAttrMemoryClockRate, device));
-  COALESCE_CUDA_CHECK(cudaDeviceGetAttribute(&info.bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, device));
-  COALESCE_CUDA_CHECK(cudaDeviceGetAttribute(&info.sm_clock_khz, cudaDevAttrClockRate, device));
-  info.theoretical_peak_gbps = 2.0 * info.memory_clock_khz * 1e3 * (info.bus_width_bits / 8.0) / 1e9;
+  int memory_khz = 0, bus_bits = 0, sm_khz = 0;
+  COALESCE_CUDA_CHECK(cudaDeviceGetAttribute(&memory_khz, cudaDevAttrMemoryClockRate, device));
+  COALESCE_CUDA_CHECK(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device));
+  COALESCE_CUDA_CHECK(cudaDeviceGetAttribute(&sm_khz, cudaDevAttrClockRate, device));
+  // An attribute the driver reports as 0 is unknown (DeviceInfo keeps no 0 for unknown).
+  const auto known = [](int value) { return value > 0 ? std::optional<int>(value) : std::nullopt; };
+  info.memory_clock_khz = known(memory_khz);
+  info.bus_width_bits = known(bus_bits);
+  info.sm_clock_khz = known(sm_khz);
+  if (info.memory_clock_khz && info.bus_width_bits)
+    info.theoretical_peak_gbps = 2.0 * *info.memory_clock_khz * 1e3 * (*info.bus_width_bits / 8.0) / 1e9;
   int driver = 0, runtime = 0;
   COALESCE_CUDA_CHECK(cudaDriverGetVersion(&driver));
   COALESCE_CUDA_CHECK(cudaRuntimeGetVersion(&runtime));

@@ -3,9 +3,11 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "sim/cpu_facts.h"
 #include "sim/diagnostics.h"
 #include "sim/kernel_stats.h"
 #include "sim/layout.h"
@@ -21,6 +23,7 @@ namespace coalesce {
 enum class MemorySpace { Host, Device };
 
 // What the panel and the JSON show about the machine a backend runs on (app/device_report.h writes it).
+// A value that could not be known is empty, never 0: reports show it as unknown and write null.
 struct DeviceInfo {
   bool gpu = false;                     // a CUDA device: SMs and device memory; false for the CPU
   std::string name;                     // "NVIDIA H100 80GB HBM3", or the CPU model
@@ -29,11 +32,13 @@ struct DeviceInfo {
   std::string cuda_runtime;             // the CUDA runtime this build links, "13.0"; empty for the CPU
   int multiprocessors = 0;              // SMs, or hardware threads for the CPU
   double memory_bytes = 0;              // total device memory
-  int memory_clock_khz = 0;             // from cudaDevAttrMemoryClockRate
-  int sm_clock_khz = 0;                 // peak SM clock, from cudaDevAttrClockRate; 0 where unknown
-  int bus_width_bits = 0;               // from cudaDevAttrGlobalMemoryBusWidth
-  double theoretical_peak_gbps = 0;     // 2 x memory clock x bus width / 8; 0 where unknown
-  double copy_peak_gbps = 0;            // device-to-device copy, bytes read + written, measured at start
+  std::optional<int> memory_clock_khz;  // from cudaDevAttrMemoryClockRate
+  std::optional<int> sm_clock_khz;      // peak SM clock, from cudaDevAttrClockRate
+  std::optional<int> bus_width_bits;    // from cudaDevAttrGlobalMemoryBusWidth
+  std::optional<double> theoretical_peak_gbps;  // 2 x memory clock x bus width / 8
+  double copy_peak_gbps = 0;            // copy ceiling, bytes read + written, measured at start (GPU: device
+                                        // to device; CPU: cpu->copy says how)
+  std::optional<CpuFacts> cpu;          // the CPU backend's machine (sim/cpu_facts.h); none on a GPU
 };
 
 // N x 4 floats a pack can write into, in the memory the backend packs to (as the viewer's render buffer

@@ -1,64 +1,249 @@
-// CPU device info: /proc/cpuinfo for the name, a large memcpy for the copy ceiling.
+// The CPU's facts (sim/cpu_facts.h): /proc/cpuinfo and sysfs for the model, cores, clock and caches; the
+// build's own target for the SIMD width; a multi-threaded copy past the last-level cache for the ceiling.
 #include "sim/cpu_info.h"
 
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstring>
 #include <fstream>
+#include <set>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <unistd.h>
+
+#include "sim/thread_pool.h"
 
 namespace coalesce {
 
 namespace {
 
-std::string cpu_model_name() {
+constexpr std::size_t kMiB = std::size_t{1} << 20;
+
+// The all-pairs inner loop (sim/cpu_kernels.h: all_pairs_kick over accumulate_pair) as GCC 12 -O3 builds it
+// for x86-64's baseline: 34 instructions per iteration in each of the three layouts, one interaction per
+// iteration, scalar SSE (sqrtss, divss, mulss; x and y of a pair share a register in aos and float4).
+// Counted in `objdump -d` of cpu_backend.cpp.o (docs/bench-json.md); tests/sim/cpu_info_test.cpp counts
+// it again in the built library. Another compiler or other flags: not counted, so unknown.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ == 12 && \
+    defined(__OPTIMIZE__) && !defined(__AVX__)
+constexpr std::optional<int> kInstructionsPerIteration = 34;
+#else
+constexpr std::optional<int> kInstructionsPerIteration = std::nullopt;
+#endif
+
+// The widest vector extension this build lets the compiler use.
+std::string build_simd() {
+#if defined(__AVX512F__)
+  return "AVX-512, 512-bit, from the build's flags";
+#elif defined(__AVX2__)
+  return "AVX2, 256-bit, from the build's flags";
+#elif defined(__AVX__)
+  return "AVX, 256-bit, from the build's flags";
+#elif defined(__x86_64__) && defined(__SSE2__) && !defined(__SSE3__)
+  return "SSE2, 128-bit, the build's baseline";
+#elif defined(__SSE2__)
+  return "SSE2 and later SSE, 128-bit, from the build's flags";
+#elif defined(__ARM_NEON)
+  return "NEON, 128-bit";
+#else
+  return "none known";
+#endif
+}
+
+std::string first_line(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+// The value after "key<spaces>: " of the first /proc/cpuinfo line starting with `key`; "" when none.
+std::string cpuinfo_value(const std::string& key) {
   std::ifstream in("/proc/cpuinfo");
   std::string line;
   while (std::getline(in, line)) {
-    if (line.rfind("model name", 0) != 0) continue;
+    if (line.rfind(key, 0) != 0) continue;
     const auto colon = line.find(':');
     if (colon == std::string::npos) continue;
     const auto start = line.find_first_not_of(' ', colon + 1);
-    return start == std::string::npos ? std::string("unknown CPU") : line.substr(start);
+    return start == std::string::npos ? std::string() : line.substr(start);
   }
-  return "unknown CPU";
+  return "";
 }
 
-// 64 MiB buffers defeat the caches; repeat until ~50 ms have passed and count read + write bytes.
-double measure_copy_gbps() {
-  const std::size_t bytes = std::size_t{64} << 20;
-  std::vector<char> src(bytes, 1), dst(bytes, 0);
-  std::memcpy(dst.data(), src.data(), bytes);  // warm-up: fault the pages in
-  const auto start = std::chrono::steady_clock::now();
-  double seconds = 0;
-  int copies = 0;
-  while (seconds < 0.05) {
-    std::memcpy(dst.data(), src.data(), bytes);
-    ++copies;
-    src[static_cast<std::size_t>(copies) % bytes] = dst[0];  // keeps the copies observable
-    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+std::optional<double> positive_number(const std::string& text) {
+  try {
+    std::size_t used = 0;
+    const double value = std::stod(text, &used);
+    if (used > 0 && value > 0) return value;
+  } catch (const std::exception&) {
   }
-  return 2.0 * static_cast<double>(bytes) * copies / seconds / 1e9;
+  return std::nullopt;
+}
+
+// cpufreq's maximum (kHz) is the clock the limit should use; /proc/cpuinfo's "cpu MHz" is the current one,
+// all a VM may offer.
+void read_clock(CpuFacts& f) {
+  if (const auto khz = positive_number(first_line("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq"))) {
+    f.clock_mhz = *khz / 1e3;
+    f.clock_source = "/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq";
+  } else if (const auto mhz = positive_number(cpuinfo_value("cpu MHz"))) {
+    f.clock_mhz = *mhz;
+    f.clock_source = "/proc/cpuinfo cpu MHz";
+  }
+}
+
+// Distinct (package, core) pairs over the hardware threads; none when sysfs does not say.
+std::optional<int> physical_cores(int threads) {
+  std::set<std::pair<std::string, std::string>> cores;
+  for (int cpu = 0; cpu < threads; ++cpu) {
+    const std::string dir = "/sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/topology/";
+    const std::string core = first_line(dir + "core_id");
+    if (core.empty()) return std::nullopt;
+    cores.insert({first_line(dir + "physical_package_id"), core});
+  }
+  return cores.empty() ? std::nullopt : std::optional<int>(static_cast<int>(cores.size()));
+}
+
+// The highest-level data or unified cache of cpu0 in sysfs, else sysconf's L3.
+void read_last_level_cache(CpuFacts& f) {
+  for (int index = 0; index < 16; ++index) {
+    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
+    const std::string type = first_line(dir + "type");
+    if (type.empty()) break;
+    if (type == "Instruction") continue;
+    const auto level = positive_number(first_line(dir + "level"));
+    const auto size = parse_cache_size(first_line(dir + "size"));
+    if (level && size && static_cast<int>(*level) >= f.last_level_cache_level) {
+      f.last_level_cache_level = static_cast<int>(*level);
+      f.last_level_cache_bytes = *size;
+    }
+  }
+  if (f.last_level_cache_bytes) return;
+#ifdef _SC_LEVEL3_CACHE_SIZE
+  const long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+  if (l3 > 0) {
+    f.last_level_cache_bytes = static_cast<std::size_t>(l3);
+    f.last_level_cache_level = 3;
+  }
+#endif
+}
+
+// The copy ceiling: every thread of a pool as large as the kernels' copies its part of `src` to `dst`; the
+// median of the timed copies, bytes read + written, 1 GB = 1e9 B.
+double measure_copy(CpuCopyMethod& m) {
+  const std::size_t block = kMiB;  // parallel_for hands out whole MiB blocks, contiguous per thread
+  const int blocks = static_cast<int>(m.buffer_bytes / block);
+  std::vector<char> src(m.buffer_bytes, 1), dst(m.buffer_bytes, 0);  // filled: every page faulted in first
+  ThreadPool pool(m.threads);
+  const auto copy = [&] {
+    pool.parallel_for(blocks, [&](int begin, int end) {
+      const std::size_t at = static_cast<std::size_t>(begin) * block;
+      std::memcpy(dst.data() + at, src.data() + at, static_cast<std::size_t>(end - begin) * block);
+    });
+  };
+  for (int i = 0; i < m.warmups; ++i) copy();
+  std::vector<double> gbps;
+  for (int i = 0; i < m.copies; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    copy();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    gbps.push_back(2.0 * static_cast<double>(m.buffer_bytes) / seconds / 1e9);
+    src[static_cast<std::size_t>(i) * block % m.buffer_bytes] = dst[0];  // each copy's result is read
+  }
+  std::sort(gbps.begin(), gbps.end());
+  m.min_gbps = gbps.front();
+  m.max_gbps = gbps.back();
+  return gbps[gbps.size() / 2];
+}
+
+struct Measured {
+  CpuFacts facts;
+  double copy_gbps = 0;  // DeviceInfo::copy_peak_gbps
+};
+
+Measured read_facts() {
+  Measured out;
+  CpuFacts& f = out.facts;
+  f.model = cpuinfo_value("model name");
+  if (f.model.empty()) f.model = "unknown CPU";
+  const unsigned hardware = std::thread::hardware_concurrency();
+  f.threads = hardware > 0 ? static_cast<int>(hardware) : 1;  // CpuBackend's default pool
+  f.cores = physical_cores(f.threads);
+  read_clock(f);
+  read_last_level_cache(f);
+  f.simd = build_simd();
+  f.instructions_per_iteration = kInstructionsPerIteration;
+  f.interactions_per_iteration = 1;
+  f.simd_use = kInstructionsPerIteration
+                   ? "scalar: one interaction per iteration (the in-order sum over j keeps the compiler from "
+                     "vectorizing across pairs)"
+                   : "not counted for this compiler and flags";
+  f.issue_limit = cpu_issue_limit(f);
+  f.copy.buffer_bytes = cpu_copy_buffer_bytes(f.last_level_cache_bytes);
+  f.copy.threads = f.threads;
+  f.copy.warmups = 2;
+  f.copy.copies = 9;
+  out.copy_gbps = measure_copy(f.copy);
+  return out;
+}
+
+const Measured& measured() {
+  static const Measured m = read_facts();  // once per process: every backend shares one 0.2 s measurement
+  return m;
 }
 
 }  // namespace
 
+std::size_t cpu_copy_buffer_bytes(std::optional<std::size_t> last_level_cache_bytes) {
+  if (!last_level_cache_bytes) return 256 * kMiB;
+  const std::size_t bytes = std::clamp(4 * *last_level_cache_bytes, 64 * kMiB, 1024 * kMiB);
+  return bytes / kMiB * kMiB;  // whole MiB blocks for the copy's threads
+}
+
+std::optional<std::size_t> parse_cache_size(const std::string& text) {
+  std::size_t used = 0;
+  unsigned long long value = 0;
+  try {
+    value = std::stoull(text, &used);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0])) || value == 0) return std::nullopt;
+  const std::string unit = text.substr(used);
+  if (unit.empty()) return static_cast<std::size_t>(value);
+  if (unit == "K") return static_cast<std::size_t>(value) << 10;
+  if (unit == "M") return static_cast<std::size_t>(value) << 20;
+  if (unit == "G") return static_cast<std::size_t>(value) << 30;
+  return std::nullopt;
+}
+
+std::optional<double> cpu_issue_limit(const CpuFacts& f) {
+  if (!f.clock_mhz || !f.instructions_per_iteration || *f.instructions_per_iteration <= 0) return std::nullopt;
+  const int cores = std::min(f.threads, f.cores.value_or(f.threads));
+  return cores * *f.clock_mhz * 1e6 * f.issue_width * f.interactions_per_iteration /
+         *f.instructions_per_iteration;
+}
+
+const CpuFacts& cpu_facts() {
+  return measured().facts;
+}
+
 DeviceInfo cpu_device_info() {
-  // Measured once per process: constructing many backends (tests, layout sweeps) costs the 50 ms once.
-  static const DeviceInfo info = [] {
-    DeviceInfo d;
-    d.name = cpu_model_name();
-    d.multiprocessors = static_cast<int>(std::thread::hardware_concurrency());
-    // The CPU backend's "device memory" is the machine's RAM, so the panel does not read 0 GiB.
-    d.memory_bytes =
-        static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
-    d.copy_peak_gbps = measure_copy_gbps();
-    return d;
-  }();
-  return info;
+  const Measured& m = measured();
+  DeviceInfo d;
+  d.name = m.facts.model;
+  d.multiprocessors = m.facts.threads;
+  // The CPU backend's "device memory" is the machine's RAM, so the panel does not read 0 GiB.
+  d.memory_bytes =
+      static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
+  d.copy_peak_gbps = m.copy_gbps;
+  d.cpu = m.facts;
+  return d;
 }
 
 }  // namespace coalesce

@@ -30,12 +30,13 @@ std::string pct_text(double pct) {
 
 std::string lab_table(const lab::LabRun& run, const std::vector<const lab::LabExperiment*>& experiments) {
   std::string out;
+  const std::optional<double>& peak = run.device.theoretical_peak_gbps;
+  const std::string driver = driver_text(run.device);
   out += "GPU: " + run.device.name + " (" + std::to_string(run.device.multiprocessors) + " SMs), driver " +
-         driver_text(run.device) + ", theoretical peak " + format("%.0f", run.device.theoretical_peak_gbps) +
-         " GB/s\n";
-  out += "copy ceiling (cudaMemcpy D2D, bytes read + written, this run): " + format("%.0f", run.copy_gbps) +
-         " GB/s = " +
-         format("%.1f%% of peak", 100.0 * run.copy_gbps / std::max(run.device.theoretical_peak_gbps, 1.0)) +
+         (driver.empty() ? "unknown" : driver) + ", theoretical peak " +
+         (peak ? format("%.0f GB/s", *peak) : std::string("unknown")) + "\n";
+  out += "copy ceiling (cudaMemcpy D2D, bytes read + written, this run): " +
+         format("%.0f GB/s", run.copy_gbps) + (peak ? format(" = %.1f%% of peak", 100.0 * run.copy_gbps / *peak) : "") +
          "\n";
   out += "side " + std::to_string(run.settings.side) + ", 1-D arrays of " +
          std::to_string(run.settings.elements()) + " floats, median of " +

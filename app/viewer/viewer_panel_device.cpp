@@ -16,14 +16,14 @@ void draw_device_section(const ViewerModel& model) {
   if (!driver.empty()) ImGui::Text("driver: %s", driver.c_str());
   ImGui::Text("%d %s   memory %.1f GiB", d.multiprocessors, d.gpu ? "SMs" : "threads",
               d.memory_bytes / (1024.0 * 1024.0 * 1024.0));
-  if (d.theoretical_peak_gbps > 0) {
-    ImGui::Text("theoretical peak %.0f GB/s", d.theoretical_peak_gbps);
+  if (d.theoretical_peak_gbps) {
+    ImGui::Text("theoretical peak %.0f GB/s", *d.theoretical_peak_gbps);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("2 x memory clock x bus width / 8");
-  } else {
+  } else if (d.gpu) {
     ImGui::TextDisabled("theoretical peak: unknown");
   }
   ImGui::Text("copy peak %.1f GB/s (measured at start)", d.copy_peak_gbps);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("device-to-device copy, bytes read + bytes written");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", copy_ceiling_method(d).c_str());
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("render: %s", to_string(model.render_path));
   ImGui::TextDisabled("%s", model.target.c_str());

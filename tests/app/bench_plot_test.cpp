@@ -126,6 +126,15 @@ TEST(BenchPlot, RunsTheBenchPlotsItAndStillPrintsTheTableAndJson) {
   const auto json = nlohmann::json::parse(testing::read_file(dir.file("run.json")));
   EXPECT_EQ(count(testing::read_file(dir.file("run.svg")), "class=\"bar\""),
             static_cast<int>(json["rows"].size()));
+  // The ceiling is named for what it is, drawn from the run and from its file alike.
+  const std::string ceiling = "CPU memory copy, " + std::to_string(json["device"]["cpu"]["threads"].get<int>()) + " thread";
+  const auto again = testing::run_coalesce({"bench", "--plot", dir.file("again.svg"), "--from", dir.file("run.json")});
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  for (const char* file : {"run.svg", "again.svg"}) {
+    const std::string svg = testing::read_file(dir.file(file));
+    EXPECT_NE(svg.find(ceiling), std::string::npos) << file;
+    EXPECT_EQ(svg.find("device-to-device"), std::string::npos) << file;
+  }
 }
 
 TEST(BenchPlot, RefusesARunWithNoRowsAndBadOutputs) {

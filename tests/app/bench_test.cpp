@@ -3,15 +3,18 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <set>
 #include <string>
 
+#include "app/bench_runner.h"
 #include "app/commands.h"
 #include "app/device_report.h"
 #include "sim/cpu_info.h"
 #include "sim/errors.h"
+#include "sim/layout_storage.h"
 #include "tests/support/test_random.h"
 
 namespace coalesce {
@@ -37,8 +40,8 @@ TEST(Bench, CpuSweepWritesEveryRowAsValidJson) {
   EXPECT_FALSE(doc.at("device").at("gpu").get<bool>());
   EXPECT_GT(doc.at("device").at("copy_peak_gbps").get<double>(), 0.0);
   const auto& rows = doc.at("rows");
-  // 2 solvers x 2 layouts x (forces, integrate, 4 pack variants, convert there and back).
-  ASSERT_EQ(rows.size(), 2u * 2u * 8u);
+  // 2 layouts x (all-pairs: forces alone; attractors: forces, integrate, 4 pack variants, convert there and back).
+  ASSERT_EQ(rows.size(), 2u * (1u + 8u));
   int forces = 0;
   std::multiset<std::string> directions;  // "from to" of every convert row
   for (const auto& row : rows) {
@@ -61,17 +64,60 @@ TEST(Bench, CpuSweepWritesEveryRowAsValidJson) {
       directions.insert(row.at("layout").get<std::string>() + " " + row.at("variant").get<std::string>());
   }
   EXPECT_EQ(forces, 4);
-  // soa's round trip goes to float4 and back, float4's to aos and back: each direction once per solver.
-  const std::multiset<std::string> expected = {"soa to float4", "float4 to soa", "float4 to aos", "aos to float4",
-                                               "soa to float4", "float4 to soa", "float4 to aos", "aos to float4"};
+  // soa's round trip goes to float4 and back, float4's to aos and back: each direction once, attractors only.
+  const std::multiset<std::string> expected = {"soa to float4", "float4 to soa", "float4 to aos", "aos to float4"};
   EXPECT_EQ(directions, expected);
-  // No clocks were measured, and the run says why; the maximums are the device's (0 on the CPU).
+  // No clocks were measured, and the run says why; a CPU has no SM or memory clock maximum: null.
   const auto& clocks = doc.at("clocks");
   EXPECT_FALSE(clocks.at("measured").get<bool>());
   EXPECT_EQ(clocks.at("reason"), "hardware counters unavailable: CPU backend");
-  EXPECT_TRUE(clocks.contains("max_sm_mhz"));
-  EXPECT_TRUE(clocks.contains("max_memory_mhz"));
+  EXPECT_TRUE(clocks.at("max_sm_mhz").is_null());
+  EXPECT_TRUE(clocks.at("max_memory_mhz").is_null());
   std::remove(options.json.c_str());
+}
+
+TEST(BenchPlan, GpuDefaultsSweepTheForcesAloneAtAllPairsSizes) {
+  Options options;
+  const BenchPlan plan = make_bench_plan(options, /*gpu=*/true);
+  EXPECT_EQ(plan.all_pairs_particles, (std::vector<int>{65536, 131072, 262144}));
+  EXPECT_EQ(plan.attractor_particles, (std::vector<int>{1 << 20, 1 << 24}));
+  EXPECT_EQ(plan.repeats, 20);
+  EXPECT_EQ(plan.repeat_budget_ms, 0.0);  // exactly `repeats` on the GPU
+  // integrate, pack and convert take microseconds at all-pairs sizes: the attractors sweep measures them.
+  EXPECT_EQ(swept_kernels(Solver::AllPairs), (std::vector<std::string>{"forces"}));
+  EXPECT_EQ(swept_kernels(Solver::Attractors), (std::vector<std::string>{"forces", "integrate", "pack", "convert"}));
+}
+
+TEST(BenchPlan, CpuDefaultsStreamPastTheCacheAndRepeatWithinABudget) {
+  Options options;
+  const BenchPlan plan = make_bench_plan(options, /*gpu=*/false);
+  ASSERT_EQ(plan.attractor_particles.size(), 1u);
+  const int n = plan.attractor_particles[0];
+  EXPECT_EQ(n, cpu_attractor_particles(cpu_facts().last_level_cache_bytes));
+  EXPECT_GE(state_bytes(Layout::AoS, n), cpu_facts().copy.buffer_bytes);
+  EXPECT_GT(plan.repeats, plan.min_repeats);
+  EXPECT_GT(plan.min_repeats, 1);
+  EXPECT_GT(plan.repeat_budget_ms, 0.0);
+  // --repeats given: exactly that many, no budget.
+  testing::TestRng rng;
+  options.repeats = rng.uniform_int(1, 50);
+  const BenchPlan exact = make_bench_plan(options, false);
+  EXPECT_EQ(exact.repeats, options.repeats);
+  EXPECT_EQ(exact.repeat_budget_ms, 0.0);
+}
+
+TEST(BenchPlan, CpuAttractorSizeIsTheFirstPastTheCopyBuffer) {
+  testing::TestRng rng;
+  for (int trial = 0; trial < 50; ++trial) {
+    const std::size_t cache = static_cast<std::size_t>(rng.uniform_int(1, 512)) << 20;
+    const int n = cpu_attractor_particles(cache);
+    SCOPED_TRACE("cache " + std::to_string(cache) + " B, N " + std::to_string(n));
+    EXPECT_EQ(n % 65536, 0);
+    for (Layout layout : kAllLayouts) EXPECT_GE(state_bytes(layout, n), cpu_copy_buffer_bytes(cache));
+    std::size_t smallest_before = state_bytes(kAllLayouts[0], n - 65536);  // one step fewer: not past it
+    for (Layout layout : kAllLayouts) smallest_before = std::min(smallest_before, state_bytes(layout, n - 65536));
+    EXPECT_LT(smallest_before, cpu_copy_buffer_bytes(cache));
+  }
 }
 
 TEST(Bench, NoCountersSaysTheyAreOff) {

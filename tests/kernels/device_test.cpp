@@ -43,13 +43,14 @@ TEST(CudaDevice, InfoHasClocksPeakAndMeasuredCopyCeiling) {
   }
   EXPECT_NE(driver_text(info).find("CUDA " + info.cuda_driver), std::string::npos) << driver_text(info);
   EXPECT_GT(info.multiprocessors, 0);
-  EXPECT_GT(info.memory_clock_khz, 0);
-  EXPECT_GT(info.bus_width_bits, 0);
-  EXPECT_NEAR(info.theoretical_peak_gbps, 2.0 * info.memory_clock_khz * 1e3 * info.bus_width_bits / 8 / 1e9,
-              1e-6);
+  ASSERT_TRUE(info.memory_clock_khz && info.bus_width_bits && info.theoretical_peak_gbps);
+  EXPECT_GT(*info.memory_clock_khz, 0);
+  EXPECT_GT(*info.bus_width_bits, 0);
+  EXPECT_NEAR(*info.theoretical_peak_gbps,
+              2.0 * *info.memory_clock_khz * 1e3 * *info.bus_width_bits / 8 / 1e9, 1e-6);
   EXPECT_GT(info.copy_peak_gbps, 0.0);
   // A copy can approach but not beat the memory's theoretical peak.
-  EXPECT_LT(info.copy_peak_gbps, 1.05 * info.theoretical_peak_gbps);
+  EXPECT_LT(info.copy_peak_gbps, 1.05 * *info.theoretical_peak_gbps);
   EXPECT_NE(gpu.name().find(info.name), std::string::npos);
 }
 

@@ -93,8 +93,8 @@ TEST(LabReport, CountersAndClocksInTheJsonAndTable) {
   c.global_store_sectors = 4 * c.global_store_requests;
   c.shared_load_requests = 0;  // no shared memory: its ratio is null, not 0
   const bool slow = rng.uniform_int(0, 1) == 1;
-  c.sm_clock_hz = 1e3 * run.device.sm_clock_khz * (slow ? 0.8 : 0.99);
-  c.dram_clock_hz = 1e3 * run.device.memory_clock_khz;
+  c.sm_clock_hz = 1e3 * *run.device.sm_clock_khz * (slow ? 0.8 : 0.99);
+  c.dram_clock_hz = 1e3 * *run.device.memory_clock_khz;
   c.duration_ns = rng.uniform(1e3f, 1e6f);
   run.rows[0].counters = {true, "", c, 1};
   run.rows[1].counters = {false, "hardware counters unavailable: test", {}, 0};
@@ -111,7 +111,7 @@ TEST(LabReport, CountersAndClocksInTheJsonAndTable) {
   const auto& clocks = doc["clocks"];
   EXPECT_TRUE(clocks["measured"].get<bool>());
   EXPECT_NEAR(clocks["sm_mhz"].get<double>(), c.sm_clock_hz / 1e6, 1e-6);
-  EXPECT_NEAR(clocks["max_sm_mhz"].get<double>(), run.device.sm_clock_khz / 1e3, 1e-9);
+  EXPECT_NEAR(clocks["max_sm_mhz"].get<double>(), *run.device.sm_clock_khz / 1e3, 1e-9);
   EXPECT_EQ(clocks["note"].is_null(), !slow) << clocks.dump();
   const std::string table = lab_table(run, {});
   EXPECT_NE(table.find(counters_ratio_cell(run.rows[0].counters, run.rows[0].bytes)), std::string::npos) << table;
