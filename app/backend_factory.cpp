@@ -1,6 +1,7 @@
-// make_backend: CUDA when a device exists (or is asked for), else the CPU backend with a one-line notice.
+// make_backend: CUDA when a device exists (or is asked for), else the CPU backend with a short notice.
 #include "app/backend_factory.h"
 
+#include <algorithm>
 #include <string>
 
 #include "app/cuda_services.h"
@@ -9,14 +10,20 @@
 
 namespace coalesce {
 
+std::string cpu_fallback_notice(const std::string& why) {
+  // The cause's first clause: the full cause, fix included, is what --backend cuda reports.
+  const std::size_t end = std::min(why.find(" ("), why.find(':'));
+  const std::string cause = why.substr(0, end);
+  return "running on the CPU backend: " + (cause.empty() ? std::string("no CUDA device") : cause);
+}
+
 BackendSelection make_backend(BackendChoice choice, int particles, Layout layout) {
   if (choice == BackendChoice::Cpu) return {std::make_unique<CpuBackend>(particles, layout), ""};
   std::string why;
   if (count_cuda_devices(&why) == 0) {
     if (choice == BackendChoice::Cuda)
       throw UsageError("--backend cuda: no CUDA device found (" + why + "); use --backend cpu");
-    return {std::make_unique<CpuBackend>(particles, layout),
-            "no CUDA device found (" + why + "): using the CPU backend"};
+    return {std::make_unique<CpuBackend>(particles, layout), cpu_fallback_notice(why)};
   }
   return {make_cuda_backend(particles, layout), ""};
 }

@@ -11,8 +11,12 @@ namespace coalesce {
 
 struct BackendSelection {
   std::unique_ptr<Backend> backend;
-  std::string notice;  // one line for stderr and the panel, e.g. "no CUDA device found: using the CPU backend"
+  std::string notice;  // one short line for stderr and the panel: cpu_fallback_notice, or ""
 };
+
+// "running on the CPU backend: no usable NVIDIA driver": the first clause of `why` (count_cuda_devices'
+// cause), no parentheses; --backend cuda gives the whole cause and its fix.
+std::string cpu_fallback_notice(const std::string& why);
 
 // Throws UsageError for --backend cuda without a device, RuntimeFailure when N does not fit in device
 // memory (the message gives the bytes needed and available). Prints the memory estimate before allocating.

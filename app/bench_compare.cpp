@@ -149,17 +149,39 @@ double spread_percent(double cv_a_percent, double cv_b_percent) {
   return kCompareSpreads * std::hypot(cv_a_percent, cv_b_percent);
 }
 
+// How far apart two times are, in percent of the faster: 100 for 2x either way.
+double percent_of_faster(double a_ms, double b_ms) {
+  return 100.0 * (std::max(a_ms, b_ms) / std::min(a_ms, b_ms) - 1.0);
+}
+
+// The CPU rule (kCompareCpuFloorPercent): interference only adds time, so the fastest samples must move too.
+Verdict cpu_verdict(const ComparedRow& c) {
+  const BenchRow& a = c.a;
+  const BenchRow& b = c.b;
+  const bool moved = c.microseconds > kCompareCpuFloorMicroseconds &&
+                     percent_of_faster(a.median_ms, b.median_ms) > kCompareCpuFloorPercent &&
+                     a.min_ms > 0 && b.min_ms > 0 &&
+                     percent_of_faster(a.min_ms, b.min_ms) > kCompareCpuFloorPercent &&
+                     (a.median_ms > b.median_ms) == (a.min_ms > b.min_ms);
+  return !moved ? Verdict::Same : c.ratio > 1.0 ? Verdict::Faster : Verdict::Slower;
+}
+
 // Every number the verdict rests on, worked out once, and the verdict from them.
-ComparedRow compared(const BenchRow& a, const BenchRow& b) {
+ComparedRow compared(const BenchRow& a, const BenchRow& b, bool cpu) {
   ComparedRow c;
   c.a = a;
   c.b = b;
+  c.cpu = cpu;
   // The same kernel on the same N moves the same bytes and does the same interactions, so the ratio of
   // the headline throughputs is the inverse ratio of the median times.
   c.ratio = a.median_ms / b.median_ms;
-  c.band_percent = noise_band_percent(a.cv_percent, b.cv_percent);
+  c.band_percent = cpu ? kCompareCpuFloorPercent : noise_band_percent(a.cv_percent, b.cv_percent);
   c.microseconds = 1000.0 * std::fabs(a.median_ms - b.median_ms);
   c.ranges_apart = sample_ranges_apart(a, b);
+  if (cpu) {
+    c.verdict = cpu_verdict(c);
+    return c;
+  }
   const double change = std::fabs(100.0 * (c.ratio - 1.0));
   const bool beyond_floors = c.microseconds > kCompareFloorMicroseconds && change > kCompareFloorPercent;
   const bool beyond_noise = change > spread_percent(a.cv_percent, b.cv_percent) || c.ranges_apart;
@@ -179,8 +201,8 @@ bool sample_ranges_apart(const BenchRow& a, const BenchRow& b) {
   return a.max_ms < b.min_ms || b.max_ms < a.min_ms;
 }
 
-Verdict compare_verdict(const BenchRow& a, const BenchRow& b) {
-  return compared(a, b).verdict;
+Verdict compare_verdict(const BenchRow& a, const BenchRow& b, bool cpu) {
+  return compared(a, b, cpu).verdict;
 }
 
 int Comparison::count(Verdict verdict) const {
@@ -193,13 +215,14 @@ Comparison compare_runs(const SavedBench& a, const SavedBench& b) {
   const auto index_b = index_rows(b, "B");
   Comparison out;
   out.notes = run_notes(a, b);
+  const bool cpu = !a.run.device.gpu || !b.run.device.gpu;
   for (const BenchRow& row : a.run.rows) {
     const auto match = index_b.find(key_of(row));
     if (match == index_b.end()) {
       out.only_in_a.push_back(row);
       continue;
     }
-    out.rows.push_back(compared(row, *match->second));
+    out.rows.push_back(compared(row, *match->second, cpu));
   }
   for (const BenchRow& row : b.run.rows)
     if (index_a.find(key_of(row)) == index_a.end()) out.only_in_b.push_back(row);
@@ -220,6 +243,12 @@ void print_comparison(const Comparison& c, const SavedBench& a, const SavedBench
       "sqrt(cvA^2 + cvB^2)) or with every sample of one run faster than every sample of the other "
       "(samples: apart); else 'same'\n",
       kCompareFloorMicroseconds, kCompareFloorPercent, kCompareSpreads);
+  if (std::any_of(c.rows.begin(), c.rows.end(), [](const ComparedRow& r) { return r.cpu; }))
+    std::fprintf(out,
+                 "CPU rows: other processes share the cores and only add time, so a CPU row is faster/slower only "
+                 "when its median moved by more than %.0f us and both its median and its fastest sample moved "
+                 "the same way by more than %.0f%% of the faster time; band = that floor\n",
+                 kCompareCpuFloorMicroseconds, kCompareCpuFloorPercent);
   for (const std::string& note : c.notes) std::fprintf(out, "note: %s\n", note.c_str());
   std::fprintf(out, "%-10s %9s %-6s %-9s %-12s %16s %16s %7s %7s %9s %-8s %s\n", "solver", "N", "layout",
                "kernel", "variant", "A", "B", "B/A", "band", "|dt| us", "samples", "verdict");
@@ -248,6 +277,7 @@ std::string comparison_json(const Comparison& c, const SavedBench& a, const Save
     row["b"] = side_json(r.b);
     row["ratio"] = r.ratio;
     row["band_percent"] = r.band_percent;
+    row["cpu_rule"] = r.cpu;
     row["microseconds_apart"] = r.microseconds;
     row["sample_ranges_apart"] = r.ranges_apart;
     row["verdict"] = to_string(r.verdict);
@@ -268,7 +298,13 @@ std::string comparison_json(const Comparison& c, const SavedBench& a, const Save
                                       "cv_b^2) or sample_ranges_apart), else same"},
                                      {"floor_percent", kCompareFloorPercent},
                                      {"floor_microseconds", kCompareFloorMicroseconds},
-                                     {"spreads", kCompareSpreads}}},
+                                     {"spreads", kCompareSpreads},
+                                     {"cpu_verdict",
+                                      "rows of a CPU run: faster/slower when |b.median_ms - a.median_ms| > "
+                                      "cpu_floor_microseconds and both the medians and the min_ms are more than "
+                                      "cpu_floor_percent apart (of the faster), the same way, else same"},
+                                     {"cpu_floor_percent", kCompareCpuFloorPercent},
+                                     {"cpu_floor_microseconds", kCompareCpuFloorMicroseconds}}},
                                    {"notes", c.notes},
                                    {"rows", rows},
                                    {"only_in_a", only_a},

@@ -21,6 +21,15 @@ inline constexpr double kCompareSpreads = 3.0;
 // A difference of the medians below this is never a change, in microseconds.
 inline constexpr double kCompareFloorMicroseconds = 1.0;
 
+// CPU rows (either run on the CPU backend): other processes share the cores, and only slow a row down. On
+// 2 shared cores, identical runs moved a row's median by up to 1.8x and calls of a few microseconds between
+// 7 and 50 us, as the pool's second thread waited for a core (docs/bench-json.md). So a CPU row changes
+// only when its median and its fastest sample both moved, the same way, by more than this (percent of the
+// faster time: 50 = 1.5x; a 2x change clears it)...
+inline constexpr double kCompareCpuFloorPercent = 50.0;
+// ...and its median by more than this, in microseconds: a thread pool's wake-up on a busy core.
+inline constexpr double kCompareCpuFloorMicroseconds = 100.0;
+
 enum class Verdict { Faster, Slower, Same };
 const char* to_string(Verdict verdict);
 
@@ -32,7 +41,9 @@ bool sample_ranges_apart(const BenchRow& a, const BenchRow& b);
 // The one verdict rule: B differs from A when its median time moved by more than kCompareFloorMicroseconds
 // and by more than kCompareFloorPercent, and either beyond the spreads (kCompareSpreads x sqrt(cv_a^2 +
 // cv_b^2)) or with the sample ranges apart; then B/A > 1 is faster, < 1 slower; else the same.
-Verdict compare_verdict(const BenchRow& a, const BenchRow& b);
+// With `cpu`, the CPU rule instead: the medians more than kCompareCpuFloorMicroseconds apart, and both the
+// medians and the fastest samples (min_ms) more than kCompareCpuFloorPercent apart, the same way.
+Verdict compare_verdict(const BenchRow& a, const BenchRow& b, bool cpu = false);
 
 struct ComparedRow {
   BenchRow a;
@@ -41,6 +52,7 @@ struct ComparedRow {
   double band_percent = 0;  // noise_band_percent(a.cv_percent, b.cv_percent)
   double microseconds = 0;  // |B's median - A's|
   bool ranges_apart = false;  // sample_ranges_apart(a, b)
+  bool cpu = false;           // compared by the CPU rule
   Verdict verdict = Verdict::Same;
 };
 

@@ -174,6 +174,36 @@ TEST(BenchCompare, SampleRangesApartCountBeyondAWideSpread) {
   EXPECT_EQ(compare_verdict(a, b_overlapping), Verdict::Same);
 }
 
+TEST(BenchCompare, CpuRowsChangeOnlyWhenMedianAndFastestSampleBothMovePastTheFloor) {
+  // Rows of a shared 2-core CPU: a row moves when its median and its fastest sample both move by more than
+  // 1.5x the same way and by more than 100 us; what the cores' other users add to some samples never counts.
+  TestRng rng;
+  for (int trial = 0; trial < 200; ++trial) {
+    const double t = rng.uniform(0.2f, 50.0f);  // ms: every difference below is far past 100 us
+    const double lo = t * rng.uniform(0.6f, 0.99f), hi = t * rng.uniform(1.01f, 3.0f);
+    const BenchRow a = timed_row(t, lo, hi, rng.uniform(0.0f, 60.0f));
+    const auto scaled = [&](double median_by, double min_by) {
+      return timed_row(t * median_by, lo * min_by, hi * median_by, rng.uniform(0.0f, 60.0f));
+    };
+    const double inside = rng.uniform(1.0f, 1.49f), beyond = rng.uniform(1.52f, 4.0f);
+    SCOPED_TRACE("t " + std::to_string(t) + " ms, inside " + std::to_string(inside) + ", beyond " +
+                 std::to_string(beyond));
+    EXPECT_EQ(compare_verdict(a, scaled(2.0, 2.0), true), Verdict::Slower);
+    EXPECT_EQ(compare_verdict(a, scaled(0.5, 0.5), true), Verdict::Faster);
+    EXPECT_EQ(compare_verdict(a, scaled(beyond, beyond), true), Verdict::Slower);
+    EXPECT_EQ(compare_verdict(a, scaled(1 / beyond, 1 / beyond), true), Verdict::Faster);
+    EXPECT_EQ(compare_verdict(a, scaled(inside, inside), true), Verdict::Same);
+    EXPECT_EQ(compare_verdict(a, scaled(1 / inside, 1 / inside), true), Verdict::Same);
+    // The median moved but the fastest sample did not: the same code, disturbed more often.
+    EXPECT_EQ(compare_verdict(a, scaled(beyond, inside), true), Verdict::Same);
+    EXPECT_EQ(compare_verdict(a, scaled(beyond, 1 / inside), true), Verdict::Same);
+  }
+  // Calls of a few tens of microseconds: a pool's wake-up on a busy core, 7 vs 50 us, is not a change.
+  const double t = rng.uniform(0.005f, 0.02f);
+  EXPECT_EQ(compare_verdict(timed_row(t, t, t, 1), timed_row(t * 4, t * 4, t * 4, 1), true), Verdict::Same);
+  EXPECT_EQ(compare_verdict(timed_row(t, t, t, 1), timed_row(t * 4, t * 4, t * 4, 1), false), Verdict::Slower);
+}
+
 // Each difference between the runs gets its note, and only that one.
 TEST(BenchCompare, NotesNameEachDifferenceAndNothingElse) {
   TestRng rng;
