@@ -5,28 +5,12 @@
 
 #include <optional>
 
-#include <nlohmann/json.hpp>
-
-#include "sim/input_file.h"
+#include "app/json_input.h"
 #include "app/report_schemas.h"
 #include "sim/errors.h"
 #include "sim/path_parts.h"
 
 namespace coalesce {
-namespace {
-
-// TEMPORARY until app/json_input.h lands: the top-level "schema" of a JSON file, none if it is not one.
-std::optional<std::string> json_schema_of(const std::string& path) {
-  try {
-    const nlohmann::json root = nlohmann::json::parse(read_text_file("", path, 256u << 20), nullptr, false);
-    if (root.is_object() && root.contains("schema") && root["schema"].is_string())
-      return root["schema"].get<std::string>();
-  } catch (const std::exception&) {
-  }
-  return std::nullopt;
-}
-
-}  // namespace
 
 std::string screenshot_json_path(const std::string& png_path) {
   const std::size_t dot = extension_dot(png_path);
