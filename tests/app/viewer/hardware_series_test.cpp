@@ -348,9 +348,9 @@ std::vector<HardwareSample> steady_samples(TestRng& rng, double first_end, doubl
   return out;
 }
 
-// The sweep: 40 frames per layout at 300-480 FPS, 80-133 ms per layout against 50 ms samples.
-// Every frame interval had two layouts in it, so the old rule (one layout for every frame of the
-// interval) gave none; by the majority of each interval, every layout gets samples of its own.
+// The sweep: 40 frames per layout at 300-480 FPS, 80-133 ms per layout against 50 ms samples
+// at a random phase. By the majority of each interval every layout gets samples of its own, whatever
+// the phase: a run longer than 1.5 intervals always holds a whole sample or over half of one.
 TEST(HardwareSeries, ASweepOfFortyFramesPerLayoutGivesEveryLayoutSamples) {
   TestRng rng;
   const double interval = kHardwareIntervalMs * 1e-3;
