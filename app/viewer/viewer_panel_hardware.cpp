@@ -145,6 +145,14 @@ void draw_per_frame(const HardwareSeries& s, const TimeAxis& axis) {
         "DRAM bytes of each sample divided by its frames (every kernel and the draw), against the\n"
         "formula bytes of the kernels those frames timed; one scale, so the gap is what the hardware\n"
         "moves beyond the formulas: whole sectors for AoS, and the draw's read of the render buffer");
+  // At small N the draw (render buffer, splat or points, tone map, panel) moves most of a frame's bytes,
+  // and no kernel formula counts it: the ratio then says little about the layout.
+  if (*last->formula_megabytes_per_frame() * 3 < *last->hardware_megabytes_per_frame()) {
+    ImGui::PushTextWrapPos(kPanelWidth - 10.0f);
+    ImGui::TextDisabled("most of these bytes are the draw's, which no formula counts: the ratio speaks of the "
+                        "layout once the kernels dominate the frame (millions of particles)");
+    ImGui::PopTextWrapPos();
+  }
   hardware.top = formula.top = std::max(hardware.top * 1.3, 1.0);
   hardware.label = "0-" + std::to_string(static_cast<long>(hardware.top)) + " MB per frame";
   plot_box("per-frame", 60.0f, axis, {hardware, formula}, layout_switches(s, axis), "",
