@@ -392,7 +392,7 @@ const OptionSpec kOptions[] = {
     {"--counters", "", "", kViewer | kBench | kLab,
      "hardware counters (CUPTI): bench, lab: a pass per row after the timed one; viewer: the live DRAM and clock plots (default where available)", set_counters,
      nullptr},
-    {"--no-counters", "", "", kViewer | kBench | kLab, "no hardware counters (for other profilers, or a faster run: the viewer's sampler costs frame time)",
+    {"--no-counters", "", "", kViewer | kBench | kLab, "no hardware counters (for Nsight or compute-sanitizer, which need CUPTI to themselves)",
      set_no_counters, nullptr},
     {"--help", "", "", kAll, "print this help and exit", set_help, nullptr},
     {"--version", "", "", kAll, "print the version and the features built in, and exit", set_version,
