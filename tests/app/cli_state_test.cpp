@@ -62,14 +62,18 @@ TEST(CliState, SavedRunContinuesExactly) {
   EXPECT_FALSE(a == npy_payload(half)) << "the last 10 steps changed nothing";
 }
 
-TEST(CliState, SaveStateMayOverwriteTheLoadedFile) {
+// A run never writes over its own input (docs/reliability.md): save to another path, then move it if wanted.
+TEST(CliState, SaveStateNeverReplacesTheLoadedFile) {
   TestRng rng;
   TempDir dir;
   const int n = rng.uniform_int(1, 50);
   const std::vector<char> payload = bytes_of(random_particles(rng, n));
   const std::string path = dir.file("state.npy");
   write_npy(path, "<f4", "(" + std::to_string(n) + ", 7)", payload);
-  expect_success({"--backend", "cpu", "--load-state", path, "--steps", "0", "--save-state", path});
+  const ProcessResult r =
+      run_coalesce({"--backend", "cpu", "--load-state", path, "--steps", "0", "--save-state", path});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--load-state's file"), std::string::npos) << r.err;
   EXPECT_TRUE(npy_payload(path) == payload);
 }
 
