@@ -78,7 +78,7 @@ std::string bench_json(const BenchResult& r) {
   std::vector<CounterReading> readings;
   for (const BenchRow& row : r.rows) readings.push_back(row.counters);
   const json doc = {
-      {"schema", "coalesce-bench/2"},
+      {"schema", kBenchSchema},
       {"command_line", r.command_line},
       {"date_utc", r.date_utc},
       {"backend", r.backend_name},
