@@ -139,6 +139,10 @@ json screenshot_report(const ViewerModel& model, const ViewerControls& controls,
         {"brightness", controls.brightness},
         {"paused", controls.paused}}},
       {"camera", camera_json(model)},
+      // How the viewer chose N when nothing set it (app/start_size.h); null when the user or the scene did.
+      {"start_size", sim.start_size().particles > 0
+                         ? json{{"particles", sim.start_size().particles}, {"reason", sim.start_size().reason}}
+                         : json(nullptr)},
       {"simulation", {{"step", sim.step_count()}, {"time", sim.time()}}},
       {"frame",
        {{"fps", f.fps()},
