@@ -11,9 +11,12 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "app/interrupt.h"
+#include "app/printable.h"
 #include "sim/errors.h"
-#include "sim/path_parts.h"
+#include "sim/exit_ledger.h"
 #include "sim/file_type.h"
+#include "sim/path_parts.h"
 
 namespace coalesce {
 namespace {
@@ -49,6 +52,7 @@ namespace {
 
 ClipOutputs check_directory(std::string_view flag, const std::string& given) {
   ClipOutputs clip;
+  clip.flag = std::string(flag);
   clip.shown = given;
   std::string dir = given;
   while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
@@ -102,7 +106,31 @@ std::string find_program(std::string_view name) {
   return "";
 }
 
-ClipOutputs check_clip_outputs(std::string_view flag, const std::string& path) {
+// ffmpeg refuses a picture whose (width + 128) x (height + 128) reaches INT_MAX / 8 (libavutil's
+// av_image_check_size2; tried with ffmpeg 5.1 and libx264: 16384 x 16128 encodes, 16384 x 16129 and
+// 16129 x 16384 do not). The clip's frames reach libx264 padded to even sides.
+constexpr long long kFfmpegPictureLimit = 268435455;
+
+void check_clip_frame_size(const ClipOutputs& clip, int width, int height) {
+  if (clip.format != ClipFormat::Mp4) return;
+  const long long even_width = width + width % 2, even_height = height + height % 2;
+  if ((even_width + 128) * (even_height + 128) < kFfmpegPictureLimit) return;
+  throw UsageError(clip.flag + " " + clip.shown + ": ffmpeg cannot encode frames of " + std::to_string(width) +
+                   " x " + std::to_string(height) + " pixels (it refuses pictures whose (width + 128) x "
+                   "(height + 128) reaches " + std::to_string(kFfmpegPictureLimit) + "); "
+                   "give a smaller --width or --height, or record PNG frames: " + clip.flag + " " +
+                   clip.shown.substr(0, clip.shown.size() - 4) + "/");
+}
+
+void plan_clip_outputs(const ClipOutputs& clip) {
+  if (clip.format == ClipFormat::Mp4)
+    plan_output(clip.video);
+  else
+    exit_ledger::plan_note(printable(clip.flag + " " + clip.shown) + ": the frames written so far stay");
+  plan_output(clip.json);
+}
+
+ClipOutputs check_clip_outputs(std::string_view flag, const std::string& path, int width, int height) {
   if (path.empty()) throw UsageError(std::string(flag) + " needs PATH.mp4 or a directory");
   const bool names_directory = path.back() == '/';
   struct stat st {};
@@ -115,6 +143,7 @@ ClipOutputs check_clip_outputs(std::string_view flag, const std::string& path) {
                      path.substr(0, path.size() - extension.size()) + ".mp4)");
   ClipOutputs clip;
   clip.format = ClipFormat::Mp4;
+  clip.flag = std::string(flag);
   clip.shown = path;
   clip.video = check_output_path(flag, path);
   clip.json = check_output_path(std::string(flag) + "'s JSON", path.substr(0, path.size() - 4) + ".json");
@@ -124,6 +153,7 @@ ClipOutputs check_clip_outputs(std::string_view flag, const std::string& path) {
     throw UsageError(std::string(flag) + " " + path + ": an .mp4 needs the ffmpeg program, which is not on PATH "
                      "(install it: sudo apt install ffmpeg; or record PNG frames: " + std::string(flag) + " " +
                      path.substr(0, path.size() - 4) + "/)");
+  if (width > 0 && height > 0) check_clip_frame_size(clip, width, height);
   return clip;
 }
 

@@ -14,6 +14,7 @@ enum class ClipFormat { Mp4, PngSequence };
 
 struct ClipOutputs {
   ClipFormat format = ClipFormat::PngSequence;
+  std::string flag;            // "--record", or "record" for the panel's, for messages
   std::string shown;           // the path as the user gave it
   OutputFile video;            // Mp4: the file the finished clip replaces or creates
   std::string directory;       // PngSequence: where frame-000000.png ... go (trailing slashes dropped)
@@ -22,9 +23,16 @@ struct ClipOutputs {
   std::string ffmpeg;          // Mp4: the program that encodes, found on PATH
 };
 
-// Throws UsageError naming `flag`, the path and the fix: an unknown extension, .mp4 without ffmpeg, a
-// directory that already holds files (coalesce never writes over them), an unwritable place.
-ClipOutputs check_clip_outputs(std::string_view flag, const std::string& path);
+// Throws UsageError naming `flag`, the path and the fix: an unknown extension, .mp4 without ffmpeg or of a
+// frame size ffmpeg refuses (when `width` x `height` is known: not 0), a directory that already holds files
+// (coalesce never writes over them), an unwritable place.
+ClipOutputs check_clip_outputs(std::string_view flag, const std::string& path, int width = 0, int height = 0);
+
+// Throws UsageError when `clip` is an .mp4 and ffmpeg would refuse its width x height frames.
+void check_clip_frame_size(const ClipOutputs& clip, int width, int height);
+
+// Names the clip's files in the line of a run that a second signal ends at once (app/interrupt.h).
+void plan_clip_outputs(const ClipOutputs& clip);
 
 // Whether directory `path` holds nothing; none when it cannot be read.
 std::optional<bool> directory_is_empty(const std::string& path);

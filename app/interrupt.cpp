@@ -1,50 +1,72 @@
-// The SIGINT handler behind InterruptGuard.
+// The stop-signal handler behind StopSignals. Its only state is the exit ledger's (sim/exit_ledger.h).
 #include "app/interrupt.h"
 
 #include <unistd.h>
 
 #include <csignal>
 
+#include "app/printable.h"
+#include "sim/exit_ledger.h"
+
 namespace coalesce {
 namespace {
 
-// A handler can only talk to the program through a flag of this type; it is the one piece of mutable
-// process-wide state, and only InterruptGuard touches it.
-volatile std::sig_atomic_t g_interrupts = 0;
-
-void write_stderr(const char* text, std::size_t length) {
-  const ssize_t ignored = ::write(STDERR_FILENO, text, length);
-  (void)ignored;
-}
-
-void on_interrupt(int) {
-  if (g_interrupts != 0) {
-    constexpr char kNow[] = "coalesce: interrupted again: exiting now, nothing saved\n";
-    write_stderr(kNow, sizeof kNow - 1);
-    ::_exit(kInterruptedExitCode);
+// A fixed buffer filled by copying: snprintf is not async-signal-safe.
+struct Text {
+  char bytes[160];
+  std::size_t size = 0;
+  Text& operator<<(const char* text) {
+    while (*text && size + 1 < sizeof bytes) bytes[size++] = *text++;
+    bytes[size] = '\0';
+    return *this;
   }
-  g_interrupts = 1;
-  constexpr char kSoon[] = "coalesce: interrupted: stopping after this step (Ctrl-C again quits at once)\n";
-  write_stderr(kSoon, sizeof kSoon - 1);
+};
+
+// Async-signal-safe: only fixed strings, the ledger's lock-free atomics, write(2) and _exit(2).
+void on_stop_signal(int signal) {
+  Text text;
+  if (!exit_ledger::note_stop_signal(signal)) {
+    text << "coalesce: interrupted again (" << stop_signal_name(signal) << "), exiting now";
+    exit_ledger::abandon_outputs(STDERR_FILENO, text.bytes);
+    ::_exit(128 + signal);
+  }
+  text << "coalesce: interrupted (" << stop_signal_name(signal) << "): stopping after this step ("
+       << (signal == SIGINT ? "Ctrl-C again" : "a second signal") << " quits at once)\n";
+  const ssize_t ignored = ::write(STDERR_FILENO, text.bytes, text.size);
+  (void)ignored;
 }
 
 }  // namespace
 
-InterruptGuard::InterruptGuard() {
-  g_interrupts = 0;
+const char* stop_signal_name(int signal) {
+  return signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : signal == SIGHUP ? "SIGHUP" : "a signal";
+}
+
+void plan_output(const OutputFile& file) {
+  exit_ledger::plan_output(file, printable(file.flag + " " + file.shown));
+}
+
+StopSignals::StopSignals() {
+  exit_ledger::reset_stop_signal();
   struct sigaction action {};
-  action.sa_handler = on_interrupt;
+  action.sa_handler = on_stop_signal;
   sigemptyset(&action.sa_mask);
+  // Two different stop signals at once: the second waits for the first's handler, so the order is kept.
+  for (int signal : exit_ledger::kStopSignals) sigaddset(&action.sa_mask, signal);
   action.sa_flags = SA_RESTART;
-  ::sigaction(SIGINT, &action, &m_previous);
+  for (int signal : exit_ledger::kStopSignals) ::sigaction(signal, &action, nullptr);
 }
 
-InterruptGuard::~InterruptGuard() {
-  ::sigaction(SIGINT, &m_previous, nullptr);
+bool StopSignals::requested() const {
+  return exit_ledger::stop_signal() != 0;
 }
 
-bool InterruptGuard::requested() const {
-  return g_interrupts != 0;
+int StopSignals::signal() const {
+  return exit_ledger::stop_signal();
+}
+
+int StopSignals::exit_code() const {
+  return requested() ? 128 + signal() : 0;
 }
 
 }  // namespace coalesce

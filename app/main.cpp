@@ -1,6 +1,8 @@
 // Entry point: parse the command line, run the chosen command, map failures to exit codes
-// (0 ok, 1 runtime failure, 2 usage error, 130 interrupted), each failure one line on stderr.
+// (0 ok, 1 runtime failure, 2 usage error, 128+signal when stopped by SIGINT, SIGTERM or SIGHUP), each
+// failure one line on stderr.
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -12,6 +14,7 @@
 #include "app/commands.h"
 #include "app/printable.h"
 #include "sim/errors.h"
+#include "sim/exit_ledger.h"
 
 namespace {
 
@@ -79,7 +82,12 @@ int run_and_report(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const int code = run_and_report(argc, argv);
+  // A file size limit (ulimit -f) would kill the process silently mid-write, leaving a temporary: ignored,
+  // the write fails with EFBIG instead, which the writer reports in one line and cleans up.
+  std::signal(SIGXFSZ, SIG_IGN);
+  int code = run_and_report(argc, argv);
+  // A stop signal that came as the run was ending (its handler stays to the end) still ends it as stopped.
+  if (const int signal = coalesce::exit_ledger::stop_signal(); signal != 0 && code == 0) code = 128 + signal;
   // Output the user asked for that never arrived (a full disk, a closed pipe) is a failure, not a success.
   if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
     print_error(std::string("cannot write to standard output (") + std::strerror(errno) + ")");

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "app/interrupt.h"
 #include "app/output_paths.h"
 #include "sim/npy.h"
 
@@ -19,7 +20,10 @@ std::string first_non_finite(const std::vector<Particle>& state) {
 
 std::string save_final_state(const std::string& path, const std::vector<Particle>& state, bool finite) {
   const std::string written = finite ? path : non_finite_state_path(path);
-  save_npy(check_output_path(finite ? "--save-state" : "--save-state's non-finite copy", written), state);
+  // After the run, a path that changed is the run's failure (exit 1), not a usage error.
+  const OutputFile file = recheck_output_path(finite ? "--save-state" : "--save-state's non-finite copy", written);
+  plan_output(file);
+  save_npy(file, state);
   return written;
 }
 

@@ -1,5 +1,5 @@
 // coalesce --steps N: simulate with no window, print one stats line, optionally load and save the state.
-// Ctrl-C stops after the step in progress, saves --save-state and exits 130.
+// Ctrl-C, SIGTERM or SIGHUP stops after the step in progress, saves --save-state and exits 128+signal.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -8,6 +8,7 @@
 #include "app/backend_factory.h"
 #include "app/commands.h"
 #include "app/interrupt.h"
+#include "app/printable.h"
 #include "app/run_setup.h"
 #include "app/state_output.h"
 #include "sim/diagnostics.h"
@@ -54,7 +55,8 @@ int run_steps(const Options& options) {
   Diagnostics before{};
   if (diagnose) before = backend.diagnostics(params, clock.time(params.dt));
 
-  const InterruptGuard interrupt;
+  const StopSignals interrupt;
+  if (!options.save_state.empty()) plan_output(check_output_path("--save-state", options.save_state));
   const auto start = std::chrono::steady_clock::now();
   std::int64_t done = 0;
   for (; done < steps && !interrupt.requested(); ++done) {
@@ -73,7 +75,10 @@ int run_steps(const Options& options) {
   std::string line = "coalesce: " + backend.name() + ", " + std::string(to_string(options.layout)) + ", " +
                      std::string(to_string(params.solver)) + ", N=" + std::to_string(scene.particles) +
                      ", steps=" + std::to_string(done) +
-                     (stopped ? " of " + std::to_string(steps) + " (interrupted)" : "") + ": " +
+                     (stopped ? " of " + std::to_string(steps) + " (interrupted by " +
+                                    stop_signal_name(interrupt.signal()) + ")"
+                              : "") +
+                     ": " +
                      format("%.3f s", seconds);
   if (done > 0 && seconds > 0) line += format(", %.1f steps/s", static_cast<double>(done) / seconds);
   if (diagnose && bad.empty()) {
@@ -82,7 +87,7 @@ int run_steps(const Options& options) {
     const int limit = backend.max_diagnostics_particles(params.solver);
     line += ", energy not computed (N > " + std::to_string(limit) + ")";
   }
-  if (saving && bad.empty()) line += ", state saved to " + saved_to;
+  if (saving && bad.empty()) line += ", state saved to " + printable(saved_to);
   std::puts(line.c_str());
 
   if (!bad.empty()) {
@@ -91,7 +96,7 @@ int run_steps(const Options& options) {
     throw RuntimeFailure("the state is not finite after " + std::to_string(done) + " steps (particle " + bad +
                          ")" + where + "; try a smaller --dt or a larger --softening");
   }
-  return stopped ? kInterruptedExitCode : 0;
+  return interrupt.exit_code();
 }
 
 }  // namespace coalesce

@@ -6,7 +6,9 @@
 
 #include "app/commands.h"
 #include "app/interrupt.h"
+#include "app/clip_output.h"
 #include "app/lab/lab_tab.h"
+#include "app/output_paths.h"
 #include "app/printable.h"
 #include "app/state_output.h"
 #include "app/viewer/viewer_app.h"
@@ -37,7 +39,18 @@ void save_viewer_state(const std::string& path, ViewerSimulation& simulation) {
                          " (particle " + bad + "); saved it to " + written + ", leaving " + path +
                          " untouched");
   std::fprintf(stderr, "coalesce: state at step %llu saved to %s\n",
-               static_cast<unsigned long long>(simulation.step_count()), written.c_str());
+               static_cast<unsigned long long>(simulation.step_count()), printable(written).c_str());
+}
+
+// The files a second signal's line names, as the run will write them: the clip, the screenshot, the state.
+void plan_viewer_outputs(const Options& options) {
+  if (!options.record.empty()) plan_clip_outputs(check_clip_outputs("--record", options.record));
+  if (!options.screenshot.empty()) {
+    const ScreenshotOutputs shot = check_screenshot_outputs("--screenshot", options.screenshot);
+    plan_output(shot.png);
+    plan_output(shot.json);
+  }
+  if (!options.save_state.empty()) plan_output(check_output_path("--save-state", options.save_state));
 }
 
 }  // namespace
@@ -51,6 +64,8 @@ int run_viewer(const Options& options) {
   }
   if (options.width <= 0 || options.height <= 0) throw UsageError("--width and --height must be positive");
   if (!options.lab_tab.empty()) LabTab::check_experiment(options.lab_tab);  // before a window opens
+  // A frame size ffmpeg refuses is known before anything runs (a HiDPI window is checked again when it opens).
+  if (!options.record.empty()) check_clip_outputs("--record", options.record, options.width, options.height);
 
   // The simulation first: with a CUDA backend, the headless context picks the EGL device of that GPU.
   ViewerSimulation simulation(options);
@@ -77,7 +92,8 @@ int run_viewer(const Options& options) {
     throw RuntimeFailure(std::string("headless rendering unavailable: ") + e.what());
   }
 
-  const InterruptGuard interrupt;
+  const StopSignals interrupt;
+  plan_viewer_outputs(options);
   ViewerRun run;
   // A headless clip of known length, with no --frames: the run is the warm-up frames and the clip.
   const bool clip_sets_frames = options.headless && !options.frames && clip_has_length(options);
@@ -92,7 +108,7 @@ int run_viewer(const Options& options) {
     code = app.run(run);
   }
   if (!options.save_state.empty()) save_viewer_state(options.save_state, simulation);
-  return interrupt.requested() ? kInterruptedExitCode : code;
+  return interrupt.requested() ? interrupt.exit_code() : code;
 }
 
 }  // namespace coalesce

@@ -112,16 +112,16 @@ void ClipWriter::write_frame(long index, const Image& image) {
   if (m_ffmpeg) {
     const std::string error = m_ffmpeg->write(std::string_view(
         reinterpret_cast<const char*>(image.rgba.data()), image.rgba.size()));
-    if (!error.empty()) throw RuntimeFailure(m_outputs.shown + ": " + error);
+    if (!error.empty()) throw RuntimeFailure(m_outputs.flag + " " + m_outputs.shown + ": " + error);
     return;
   }
   const std::string path = clip_frame_path(m_outputs.directory, index);
   const std::string png = encode_png(image);
   if (png.empty()) throw RuntimeFailure(path + ": PNG encoding failed");
-  write_output(check_output_path("--record", path), {png});
+  write_output(recheck_output_path("--record", path), {png});
 }
 
-void ClipWriter::finish() {
+void ClipWriter::finish(std::string_view json) {
   {
     const std::lock_guard<std::mutex> lock(m_mutex);
     m_closing = true;
@@ -130,13 +130,17 @@ void ClipWriter::finish() {
   for (std::thread& worker : m_workers)
     if (worker.joinable()) worker.join();
   std::string error = this->error();
-  if (m_ffmpeg) {
-    const std::string encoder = m_ffmpeg->finish();
-    if (error.empty() && !encoder.empty()) error = m_outputs.shown + ": " + encoder;
-    if (error.empty()) m_pending->commit();
+  if (!m_ffmpeg) {
+    if (!error.empty()) throw RuntimeFailure(error + "; frames written so far stay");
+    return write_output(m_outputs.json, {json});
   }
-  if (!error.empty())
-    throw RuntimeFailure(error + (m_ffmpeg ? "; the clip was not written" : "; frames written so far stay"));
+  const std::string encoder = m_ffmpeg->finish();
+  // ffmpeg's own cause, rather than the broken pipe its end made for the frame writer.
+  if (!encoder.empty()) error = m_outputs.flag + " " + m_outputs.shown + ": " + encoder;
+  // A clip beside the JSON of another clip would mislead --camera-from: both are replaced, or neither.
+  if (error.empty()) return write_outputs_together({{m_outputs.json, {json}}}, *m_pending);
+  throw RuntimeFailure(error + "; the clip was not written" +
+                       (m_pending->replaces_a_file() ? " (" + m_outputs.shown + " is untouched)" : ""));
 }
 
 }  // namespace coalesce

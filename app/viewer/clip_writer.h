@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -30,9 +31,9 @@ class ClipWriter {
   // Queues frame `image` (the size given at construction). False once a write has failed: see error().
   bool push(Image image);
   std::string error() const;
-  // Waits for every queued frame; an .mp4 is then renamed over its target. Throws RuntimeFailure naming
-  // the first failure; frames already written stay.
-  void finish();
+  // Waits for every queued frame, then replaces the clip's JSON with `json`, together with the .mp4 (both
+  // or neither). Throws RuntimeFailure naming the first failure; frames of a PNG sequence stay.
+  void finish(std::string_view json);
   static constexpr std::size_t kMaxQueuedFrames = 6;
 
  private:

@@ -8,6 +8,7 @@
 #include <imgui.h>
 
 #include "app/clip_output.h"
+#include "app/interrupt.h"
 #include "app/output_paths.h"
 #include "app/printable.h"
 #include "app/viewer/viewer_report.h"
@@ -248,10 +249,13 @@ void ViewerApp::start_due_clip(FramebufferSize size) {
   try {
     if (from_command_line) {
       outputs = std::exchange(m_clip_at_start, std::nullopt);
+      check_clip_frame_size(*outputs, size.width, size.height);  // a HiDPI window may exceed --width
     } else if (m_clip_requested) {
-      outputs = check_clip_outputs("record", *std::exchange(m_clip_requested, std::nullopt));
+      outputs = check_clip_outputs("record", *std::exchange(m_clip_requested, std::nullopt), size.width,
+                                   size.height);
     }
     if (!outputs) return;
+    plan_clip_outputs(*outputs);
     m_recording_from_command_line = from_command_line;
     m_model.recording = RecordingStatus{true, outputs->shown, 0, m_record_fps};
     m_recording = std::make_unique<ViewerRecording>(*outputs, size, m_record_fps, m_record_frame_limit,
@@ -319,10 +323,13 @@ void ViewerApp::take_screenshot(const std::string& path, FramebufferSize size) {
     const ScreenshotOutputs outputs = check_screenshot_outputs("screenshot", path);
     const std::string png = encode_png(read_framebuffer(size.width, size.height));
     if (png.empty()) throw RuntimeFailure("screenshot " + path + ": PNG encoding failed");
-    write_output(outputs.png, {png});
-    write_output(outputs.json, {screenshot_json(m_model, m_controls, size.width, size.height)});
+    plan_output(outputs.png);  // the panel's path is new to the exit ledger; --screenshot's is known
+    plan_output(outputs.json);
+    // A PNG beside a JSON of another shot would mislead --camera-from: both are replaced, or neither.
+    write_outputs_together(
+        {{outputs.png, {png}}, {outputs.json, {screenshot_json(m_model, m_controls, size.width, size.height)}}});
     m_model.last_screenshot = path;
-    std::printf("coalesce: wrote %s and %s\n", path.c_str(), outputs.json.shown.c_str());
+    std::printf("coalesce: wrote %s and %s\n", printable(path).c_str(), printable(outputs.json.shown).c_str());
     std::fflush(stdout);
   } catch (const std::exception& e) {
     m_screenshot_failed = true;

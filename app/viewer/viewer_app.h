@@ -21,11 +21,11 @@
 
 namespace coalesce {
 
-class InterruptGuard;
+class StopSignals;
 
 struct ViewerRun {
   int frames = 0;                             // 0: until the window closes
-  const InterruptGuard* interrupt = nullptr;  // Ctrl-C closes the viewer as the window's close button does
+  const StopSignals* interrupt = nullptr;  // Ctrl-C, SIGTERM, SIGHUP close the viewer as its close button does
   std::string screenshot;  // taken on the last frame, so it needs frames > 0 (as --screenshot needs --frames)
 };
 

@@ -9,7 +9,6 @@
 #include "app/utc_time.h"
 #include "app/viewer/clip_writer.h"
 #include "sim/errors.h"
-#include "sim/output_file.h"
 
 namespace coalesce {
 namespace {
@@ -63,7 +62,6 @@ std::string ViewerRecording::error() const {
 }
 
 std::string ViewerRecording::finish(json end_report, const std::string& ended_because) {
-  m_writer->finish();
   const bool mp4 = m_outputs.format == ClipFormat::Mp4;
   json root = m_start_report;
   root["schema"] = "coalesce-clip/1";
@@ -93,7 +91,7 @@ std::string ViewerRecording::finish(json end_report, const std::string& ended_be
   root["frames"] = frame_list;
   root["end"] = std::move(end_report);
   // Paths and scene names are the user's bytes: invalid UTF-8 is replaced, never an exception.
-  write_output(m_outputs.json, {root.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"});
+  m_writer->finish(root.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   char line[512];
   std::snprintf(line, sizeof line, "wrote %s (%ld frames, %.2f s at %d fps) and %s",
                 printable(m_outputs.shown).c_str(), frames(), static_cast<double>(frames()) / m_fps, m_fps,
