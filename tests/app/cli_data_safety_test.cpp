@@ -113,11 +113,8 @@ TEST(CliDataSafety, SymlinksAreFollowedAndStay) {
   EXPECT_EQ(npy_payload(target).size(), static_cast<std::size_t>(n) * 28)
       << "the link's target was not written";
 
-  // A dangling link: its target is created where the directory exists; refused before any step if not.
-  fs::create_symlink(dir.file("real/new.npy"), dir.file("dangling.npy"));
-  ASSERT_EQ(run_coalesce(steps_saving(dir.file("dangling.npy"), n)).exit_code, 0);
-  EXPECT_TRUE(fs::is_symlink(dir.file("dangling.npy")));
-  EXPECT_EQ(npy_payload(dir.file("real/new.npy")).size(), static_cast<std::size_t>(n) * 28);
+  // A dangling link is refused before any step, whether or not its directory exists
+  // (tests/app/cli_write_failure_test.cpp has the first case).
   fs::create_symlink(dir.file("no-such-dir/state.npy"), dir.file("broken.npy"));
   const ProcessResult broken = run_coalesce({"--backend", "cpu", "--scene", "plummer", "--particles", "64",
                                              "--steps", "1000000000", "--save-state", dir.file("broken.npy")},
@@ -195,7 +192,8 @@ TEST(CliDataSafety, FullDiskKeepsThePreviousFile) {
   write_file(state, old_state);
   write_file(json, old_json);
   // 512 particles need 14.5 KB: more than the 10 KB left.
-  expect_one_line(run_coalesce(steps_saving(state, 512)), 1, {state, "No space left on device", "untouched"});
+  expect_one_line(run_coalesce(steps_saving(state, 512)), 1,
+                  {state, "No space left on device", "untouched", "the disk is full: free some space"});
   EXPECT_EQ(read_file(state), old_state);
   write_file(dir.file("disk/filler"), std::string(9000, 'x'));  // about 1 KB left: less than the JSON
   expect_one_line(run_coalesce(bench_writing(json)), 1, {json, "No space left on device", "untouched"});
@@ -235,12 +233,14 @@ TEST(CliDataSafety, ScreenshotNamedJsonWouldOverwriteItsPng) {
 
 TEST(CliDataSafety, TwoOutputsThatAreOneFileAreRefused) {
   TempDir dir;
-  fs::create_symlink(dir.file("shot.json"), dir.file("state.npy"));
+  write_file(dir.file("state.npy"), "old");  // a link's target must exist (a dangling one is refused)
+  fs::create_symlink(dir.file("state.npy"), dir.file("shot.png"));
   const ProcessResult r = run_coalesce({"--headless", "--frames", "1", "--screenshot", dir.file("shot.png"),
                                         "--save-state", dir.file("state.npy")},
                                        30);
   expect_one_line(r, 2, {"the same file"});
-  EXPECT_FALSE(fs::exists(dir.file("shot.png")));
+  EXPECT_EQ(read_file(dir.file("state.npy")), "old");
+  EXPECT_FALSE(fs::exists(dir.file("shot.json")));
 }
 
 TEST(CliDataSafety, JsonToStdoutIsTheJsonAlone) {

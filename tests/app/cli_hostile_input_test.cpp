@@ -161,8 +161,8 @@ TEST(CliHostileInput, CtrlCStopsStepsAndSavesTheState) {
                                         std::to_string(n), "--steps", "1000000000", "--save-state", state},
                                        kQuick * 3, interrupt);
   EXPECT_EQ(r.exit_code, 130) << r.err;
-  EXPECT_NE(r.err.find("interrupted: stopping after this step"), std::string::npos) << r.err;
-  EXPECT_NE(r.out.find("of 1000000000 (interrupted)"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("interrupted (SIGINT): stopping after this step"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("of 1000000000 (interrupted by SIGINT)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("state saved to " + state), std::string::npos) << r.out;
   EXPECT_EQ(npy_payload(state).size(), static_cast<std::size_t>(n) * 28) << "the saved state is whole";
 }
@@ -183,7 +183,9 @@ TEST(CliHostileInput, SecondCtrlCExitsAtOnceAndSavesNothing) {
                                         "--steps", "1000000000", "--save-state", state},
                                        kQuick * 3, interrupt);
   EXPECT_EQ(r.exit_code, 130) << r.err;
-  EXPECT_NE(r.err.find("interrupted again: exiting now, nothing saved"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("interrupted again (SIGINT), exiting now: --save-state " + state + " was not written"),
+            std::string::npos)
+      << r.err;
   EXPECT_FALSE(fs::exists(state));
 }
 

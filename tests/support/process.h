@@ -54,15 +54,18 @@ inline std::string read_file(const std::string& path) {
 // What the data-safety tests change in the child before exec, each off by default.
 struct ChildSetup {
   long file_size_limit = -1;  // RLIMIT_FSIZE in bytes: writes past it fail with EFBIG, a disk-full stand-in
+  // With file_size_limit: leave SIGXFSZ at its default, as a user's shell does (`ulimit -f`), instead of
+  // ignoring it; the program must then survive the signal by itself.
+  bool default_sigxfsz = false;
   std::string stdout_path;    // stdout goes here (e.g. /dev/full) instead of being captured
   int run_as_uid = -1;        // drop root to this uid (a read-only file is then really unwritable)
   // Called in the parent once the child runs, with its pid (to send it signals).
   std::function<void(pid_t)> on_started;
 };
 
-// Waits (at most `seconds`) until process `pid` has a SIGINT handler installed, read from
-// /proc/PID/status, so a test's Ctrl-C reaches the program's handler rather than killing it on the way in.
-inline bool wait_for_sigint_handler(pid_t pid, int seconds) {
+// Waits (at most `seconds`) until process `pid` has a handler for `signal` installed, read from
+// /proc/PID/status, so a test's signal reaches the program's handler rather than killing it on the way in.
+inline bool wait_for_signal_handler(pid_t pid, int signal, int seconds) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
   while (std::chrono::steady_clock::now() < deadline) {
     std::ifstream status("/proc/" + std::to_string(pid) + "/status");
@@ -70,11 +73,17 @@ inline bool wait_for_sigint_handler(pid_t pid, int seconds) {
     for (std::string line; std::getline(status, line);) {
       if (line.rfind("SigCgt:", 0) != 0) continue;
       const unsigned long long caught = std::stoull(line.substr(7), nullptr, 16);
-      if (caught & (1ull << (SIGINT - 1))) return true;
+      if (caught & (1ull << (signal - 1))) return true;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
   return false;
+}
+
+// Waits (at most `seconds`) until process `pid` has a SIGINT handler installed, read from
+// /proc/PID/status, so a test's Ctrl-C reaches the program's handler rather than killing it on the way in.
+inline bool wait_for_sigint_handler(pid_t pid, int seconds) {
+  return wait_for_signal_handler(pid, SIGINT, seconds);
 }
 
 // Runs argv (argv[0] looked up on PATH unless it has a '/'); `unset` names environment variables removed
@@ -103,7 +112,7 @@ inline ProcessResult run_process(const std::vector<std::string>& arguments,
     ::dup2(err_fd, STDERR_FILENO);
     if (setup.file_size_limit >= 0) {
       // Ignored, SIGXFSZ stays ignored across exec: the write then fails with EFBIG, as on a full disk.
-      ::signal(SIGXFSZ, SIG_IGN);
+      ::signal(SIGXFSZ, setup.default_sigxfsz ? SIG_DFL : SIG_IGN);
       const rlimit limit{static_cast<rlim_t>(setup.file_size_limit),
                          static_cast<rlim_t>(setup.file_size_limit)};
       if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) ::_exit(125);
