@@ -10,11 +10,15 @@
 
 namespace coalesce {
 
-std::string cpu_fallback_notice(const std::string& why) {
+std::string short_cuda_cause(const std::string& why) {
   // The cause's first clause: the full cause, fix included, is what --backend cuda reports.
   const std::size_t end = std::min(why.find(" ("), why.find(':'));
   const std::string cause = why.substr(0, end);
-  return "running on the CPU backend: " + (cause.empty() ? std::string("no CUDA device") : cause);
+  return cause.empty() ? std::string("no CUDA device") : cause;
+}
+
+std::string cpu_fallback_notice(const std::string& why) {
+  return "running on the CPU backend: " + short_cuda_cause(why);
 }
 
 BackendSelection make_backend(BackendChoice choice, int particles, Layout layout) {

@@ -14,8 +14,11 @@ struct BackendSelection {
   std::string notice;  // one short line for stderr and the panel: cpu_fallback_notice, or ""
 };
 
-// "running on the CPU backend: no usable NVIDIA driver": the first clause of `why` (count_cuda_devices'
-// cause), no parentheses; --backend cuda gives the whole cause and its fix.
+// "no usable NVIDIA driver": the first clause of `why` (count_cuda_devices' cause), no parentheses, for a
+// one-line notice; --backend cuda gives the whole cause and its fix.
+std::string short_cuda_cause(const std::string& why);
+
+// "running on the CPU backend: no usable NVIDIA driver".
 std::string cpu_fallback_notice(const std::string& why);
 
 // Throws UsageError for --backend cuda without a device, RuntimeFailure when N does not fit in device

@@ -12,6 +12,7 @@
 #include "app/bench_runner.h"
 #include "app/commands.h"
 #include "app/cuda_services.h"
+#include "app/printable.h"
 #include "app/utc_time.h"
 #include "sim/errors.h"
 #include "sim/output_file.h"
@@ -50,8 +51,8 @@ std::string reconstructed_command_line(const Options& o, const BenchPlan& plan) 
 void write_plot(const Options& options, const BenchResult& run, const std::string& source) {
   const Chart chart = bench_chart(run, source);
   const std::string bytes = plot_bytes(chart, *plot_format(options.bench_plot));
-  write_output(check_output_path("--plot", options.bench_plot), {bytes});
-  std::fprintf(stderr, "coalesce: wrote %s\n", options.bench_plot.c_str());
+  write_output(recheck_output_path("--plot", options.bench_plot), {bytes});
+  std::fprintf(stderr, "coalesce: wrote %s\n", printable(options.bench_plot).c_str());
 }
 
 // --compare A B: reads both runs and prints (or writes) the comparison; runs nothing.
@@ -62,8 +63,8 @@ int run_compare(const Options& options) {
   const bool json_to_stdout = options.json == "-";
   print_comparison(comparison, a, b, json_to_stdout ? stderr : stdout);
   if (!options.json.empty()) {
-    write_output(check_output_path("--json", options.json, StdoutUse::Allow), {comparison_json(comparison, a, b)});
-    if (!json_to_stdout) std::fprintf(stderr, "coalesce: wrote %s\n", options.json.c_str());
+    write_output(recheck_output_path("--json", options.json, StdoutUse::Allow), {comparison_json(comparison, a, b)});
+    if (!json_to_stdout) std::fprintf(stderr, "coalesce: wrote %s\n", printable(options.json).c_str());
   }
   return 0;
 }
@@ -96,8 +97,8 @@ int run_bench(const Options& options) {
   print_bench_table(result, json_to_stdout ? stderr : stdout);
   if (!options.json.empty()) {
     const std::string text = bench_json(result);
-    write_output(check_output_path("--json", options.json, StdoutUse::Allow), {text});
-    if (!json_to_stdout) std::fprintf(stderr, "coalesce: wrote %s\n", options.json.c_str());
+    write_output(recheck_output_path("--json", options.json, StdoutUse::Allow), {text});
+    if (!json_to_stdout) std::fprintf(stderr, "coalesce: wrote %s\n", printable(options.json).c_str());
   }
   if (!options.bench_plot.empty()) write_plot(options, result, "the run");
   return 0;

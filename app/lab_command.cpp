@@ -8,6 +8,7 @@
 
 #include "app/commands.h"
 #include "app/cuda_services.h"
+#include "app/printable.h"
 #include "app/lab/lab_report.h"
 #include "app/lab/lab_service.h"
 #include "sim/errors.h"
@@ -89,8 +90,8 @@ int run_lab(const Options& options) {
   std::fputs(lab_table(run, experiments).c_str(), json_to_stdout ? stderr : stdout);
   if (!options.json.empty()) {
     const std::string text = lab_json(run, experiments);
-    write_output(check_output_path("--json", options.json, StdoutUse::Allow), {text});
-    if (!json_to_stdout) std::fprintf(stderr, "coalesce lab: wrote %s\n", options.json.c_str());
+    write_output(recheck_output_path("--json", options.json, StdoutUse::Allow), {text});
+    if (!json_to_stdout) std::fprintf(stderr, "coalesce lab: wrote %s\n", printable(options.json).c_str());
   }
   int failed = 0;
   for (const lab::LabRow& row : run.rows) failed += row.check_ok ? 0 : 1;

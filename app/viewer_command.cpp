@@ -63,7 +63,12 @@ int run_viewer(const Options& options) {
     throw UsageError("--frames must be at least 1");
   }
   if (options.width <= 0 || options.height <= 0) throw UsageError("--width and --height must be positive");
-  if (!options.lab_tab.empty()) LabTab::check_experiment(options.lab_tab);  // before a window opens
+  if (!options.lab_tab.empty()) {
+    LabTab::check_experiment(options.lab_tab);  // before a window opens
+    // Asked for and not done: say so, rather than leave the user to find the tab empty.
+    const std::string not_run = LabTab::not_run_notice(options.lab_tab);
+    if (!not_run.empty()) std::fprintf(stderr, "coalesce: %s\n", printable(not_run).c_str());
+  }
   // A frame size ffmpeg refuses is known before anything runs (a HiDPI window is checked again when it opens).
   if (!options.record.empty()) check_clip_outputs("--record", options.record, options.width, options.height);
 
@@ -77,6 +82,9 @@ int run_viewer(const Options& options) {
                      "; use --draw points or --draw auto");
   for (const std::string& notice : {simulation.backend_notice(), simulation.scene_notice()})
     if (!notice.empty()) std::fprintf(stderr, "coalesce: %s\n", printable(notice).c_str());
+  if (simulation.start_size().particles > 0)
+    std::printf("coalesce: N = %d, chosen at start for %s; --particles N sets it\n", simulation.start_size().particles,
+                simulation.start_size().reason.c_str());
 
   std::unique_ptr<RenderTarget> target;
   try {

@@ -243,8 +243,8 @@ OutputFile check_output_path(std::string_view flag, const std::string& path, Std
   return check_path(flag, path, use, CheckTime::BeforeRun);
 }
 
-OutputFile recheck_output_path(std::string_view flag, const std::string& path) {
-  return check_path(flag, path, StdoutUse::Refuse, CheckTime::AtWrite);
+OutputFile recheck_output_path(std::string_view flag, const std::string& path, StdoutUse use) {
+  return check_path(flag, path, use, CheckTime::AtWrite);
 }
 
 void check_distinct_outputs(const std::vector<OutputFile>& outputs) {

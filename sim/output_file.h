@@ -31,7 +31,8 @@ OutputFile check_output_path(std::string_view flag, const std::string& path,
 
 // The same checks again when the file is about to be written, after the work: a failure now is the run's
 // (RuntimeFailure, exit 1), and a directory that is gone was removed during the run.
-OutputFile recheck_output_path(std::string_view flag, const std::string& path);
+OutputFile recheck_output_path(std::string_view flag, const std::string& path,
+                               StdoutUse use = StdoutUse::Refuse);
 
 // Throws UsageError when two of `outputs` (empty ones skipped) are the same file, so that one would
 // overwrite the other.

@@ -11,6 +11,7 @@
 
 #include <imgui.h>
 
+#include "app/backend_factory.h"
 #include "app/cuda_services.h"
 #include "app/lab/lab_service.h"
 
@@ -52,6 +53,13 @@ void LabTab::check_experiment(const std::string& name) {
   // A build without CUDA has no experiments to check against; its tab says it needs a CUDA device.
   const std::vector<lab::LabExperiment>& experiments = lab_experiment_list();
   if (!experiments.empty()) lab_experiment_named(experiments, name, "--lab-tab");
+}
+
+std::string LabTab::not_run_notice(const std::string& name) {
+  std::string reason;
+  if (count_cuda_devices(&reason) > 0) return "";
+  return "--lab-tab " + name + ": not run: the lab needs a CUDA device, and this run has none: " +
+         short_cuda_cause(reason);
 }
 
 namespace {

@@ -21,6 +21,8 @@ class LabTab {
   // Throws a UsageError naming the experiments when `name` is not one (builds without CUDA have no lab
   // to check against, and their tab says so).
   static void check_experiment(const std::string& name);
+  // The notice for --lab-tab `name` when this process cannot run the lab (no CUDA device), else "".
+  static std::string not_run_notice(const std::string& name);
 
   struct State;  // opaque; public only so the .cpp's helpers can name it
 

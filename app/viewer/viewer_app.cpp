@@ -38,8 +38,8 @@ ViewerApp::ViewerApp(const Options& options, RenderTarget& target, ViewerSimulat
   m_fastest_pack = m_controls.pack;
   m_controls.particles_input = m_simulation.backend().particle_count();
   if (!options.screenshot.empty()) m_controls.screenshot_path = options.screenshot;
-  for (const std::string& notice : {m_simulation.backend_notice(), m_simulation.scene_notice()})
-    if (!notice.empty()) m_base_notices.push_back(notice);
+  // The backend's notice is the panel's quiet line (viewer_panel.cpp), not a warning.
+  if (!m_simulation.scene_notice().empty()) m_base_notices.push_back(m_simulation.scene_notice());
   m_model.simulation = &m_simulation;
   m_model.stats = &m_stats;
   m_model.frames = &m_frames;
