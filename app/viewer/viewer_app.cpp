@@ -327,7 +327,7 @@ void ViewerApp::take_screenshot(const std::string& path, FramebufferSize size) {
     plan_output(outputs.json);
     // A PNG beside a JSON of another shot would mislead --camera-from: both are replaced, or neither.
     write_outputs_together(
-        {{outputs.png, {png}}, {outputs.json, {screenshot_json(m_model, m_controls, size.width, size.height)}}});
+        {{outputs.png, {png}}, {outputs.json, {screenshot_json(m_model, m_controls, size.width, size.height, outputs.json.target)}}});
     m_model.last_screenshot = path;
     std::printf("coalesce: wrote %s and %s\n", printable(path).c_str(), printable(outputs.json.shown).c_str());
     std::fflush(stdout);

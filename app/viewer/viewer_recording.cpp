@@ -6,8 +6,10 @@
 #include <cstdio>
 
 #include "app/printable.h"
+#include "app/report_schemas.h"
 #include "app/utc_time.h"
 #include "app/viewer/clip_writer.h"
+#include "app/viewer/viewer_report.h"
 #include "sim/errors.h"
 
 namespace coalesce {
@@ -64,7 +66,8 @@ std::string ViewerRecording::error() const {
 std::string ViewerRecording::finish(json end_report, const std::string& ended_because) {
   const bool mp4 = m_outputs.format == ClipFormat::Mp4;
   json root = m_start_report;
-  root["schema"] = "coalesce-clip/1";
+  root["schema"] = kClipSchema;
+  name_files_from(root, m_outputs.json.target);
   root.erase("taken_utc");
   root["recorded_utc"] = utc_now();
   json clip = {{"path", m_outputs.shown},

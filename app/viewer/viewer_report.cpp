@@ -3,12 +3,16 @@
 
 #include <charconv>
 #include <cmath>
+#include <filesystem>
+#include <system_error>
 
 #include "app/device_report.h"
 #include "app/report_schemas.h"
 #include "app/utc_time.h"
 #include "app/viewer/viewer_panel.h"
 #include "app/viewer/viewer_report_hardware.h"
+#include "sim/path_parts.h"
+#include "sim/scene.h"
 
 namespace coalesce {
 namespace {
@@ -91,11 +95,39 @@ json camera_json(const ViewerModel& model) {
 
 }  // namespace
 
-std::string screenshot_json(const ViewerModel& model, const ViewerControls& controls, int width, int height) {
+namespace {
+
+// `file` as seen from `folder`: relative where both resolve, else absolute, else as given.
+std::string path_from(const std::string& file, const std::string& folder) {
+  std::error_code error;
+  const std::filesystem::path target = std::filesystem::weakly_canonical(file, error);
+  if (error) return file;
+  const std::filesystem::path base = std::filesystem::weakly_canonical(folder, error);
+  if (error) return target.string();
+  const std::filesystem::path relative = target.lexically_relative(base);
+  return relative.empty() ? target.string() : relative.string();
+}
+
+}  // namespace
+
+void name_files_from(json& report, const std::string& json_path) {
+  if (!report.contains("settings") || !report["settings"].is_object()) return;
+  json& settings = report["settings"];
+  const std::string folder = parent_of(json_path);
+  for (const char* key : {"scene_source", "state_file"}) {
+    if (!settings.contains(key) || !settings[key].is_string()) continue;
+    const std::string named = settings[key].get<std::string>();
+    if (std::string(key) == "scene_source" && is_preset(named)) continue;
+    settings[key] = path_from(named, folder);
+  }
+}
+
+std::string screenshot_json(const ViewerModel& model, const ViewerControls& controls, int width, int height,
+                            const std::string& json_path) {
+  json report = screenshot_report(model, controls, width, height);
+  name_files_from(report, json_path);
   // Paths and scene names are the user's bytes: invalid UTF-8 is replaced, never an exception.
-  return screenshot_report(model, controls, width, height)
-             .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
-         "\n";
+  return report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 json screenshot_report(const ViewerModel& model, const ViewerControls& controls, int width, int height) {
