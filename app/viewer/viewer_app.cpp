@@ -11,6 +11,7 @@
 #include "app/interrupt.h"
 #include "app/output_paths.h"
 #include "app/printable.h"
+#include "app/report_schemas.h"
 #include "app/viewer/viewer_report.h"
 #include "render/gl_api.h"
 #include "render/screenshot.h"
@@ -74,6 +75,7 @@ ViewerApp::ViewerApp(const Options& options, RenderTarget& target, ViewerSimulat
   m_record_frame_limit = options.record_seconds ? clip_frame_count(*options.record_seconds, m_record_fps) : 0;
   // Checked again here, not only before the run: the directory may have been filled since.
   if (!options.record.empty()) m_clip_at_start = check_clip_outputs("--record", options.record);
+  m_inputs = run_inputs(options);
   m_controls.clip_path = !options.record.empty()            ? options.record
                          : find_program("ffmpeg").empty() ? "coalesce-clip"
                                                            : "coalesce-clip.mp4";
@@ -253,6 +255,11 @@ void ViewerApp::start_due_clip(FramebufferSize size) {
     } else if (m_clip_requested) {
       outputs = check_clip_outputs("record", *std::exchange(m_clip_requested, std::nullopt), size.width,
                                    size.height);
+      // The command line's outputs were matched before the run; a path typed in the panel is matched now.
+      std::vector<OutputFolder> folders;
+      if (outputs->format == ClipFormat::PngSequence) folders.push_back({"record", outputs->shown, outputs->directory});
+      check_run_files({outputs->video, outputs->json}, folders, m_inputs);
+      check_sidecar_replaceable(outputs->json, kClipSchemaPrefix);
     }
     if (!outputs) return;
     plan_clip_outputs(*outputs);
@@ -321,6 +328,8 @@ void ViewerApp::take_screenshot(const std::string& path, FramebufferSize size) {
   try {
     // Checked again here: the panel's path is typed during the run, and files may have changed since.
     const ScreenshotOutputs outputs = check_screenshot_outputs("screenshot", path);
+    check_run_files({outputs.png, outputs.json}, {}, m_inputs);
+    check_sidecar_replaceable(outputs.json, kScreenshotSchemaPrefix);
     const std::string png = encode_png(read_framebuffer(size.width, size.height));
     if (png.empty()) throw RuntimeFailure("screenshot " + path + ": PNG encoding failed");
     plan_output(outputs.png);  // the panel's path is new to the exit ledger; --screenshot's is known

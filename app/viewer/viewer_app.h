@@ -10,6 +10,7 @@
 
 #include "app/clip_output.h"
 #include "app/options.h"
+#include "app/run_files.h"
 #include "app/viewer/viewer_draw.h"
 #include "app/viewer/viewer_imgui.h"
 #include "app/viewer/viewer_model.h"
@@ -75,6 +76,7 @@ class ViewerApp {
   bool m_screenshot_failed = false;
   // Clips: --record's, started at frame kClipWarmupFrames, or the panel's; one step per recorded frame.
   std::optional<ClipOutputs> m_clip_at_start;
+  std::vector<RunInput> m_inputs;  // what this run reads: outputs named in the panel are checked against it
   std::optional<std::string> m_clip_requested;  // the panel's path, started on the next frame
   std::unique_ptr<ViewerRecording> m_recording;
   int m_record_fps = kDefaultRecordFps;
