@@ -37,6 +37,10 @@ std::string energy_text(const Diagnostics& before, const Diagnostics& after) {
 }  // namespace
 
 int run_steps(const Options& options) {
+  // Before the set-up (initial state, backend, the first energy): a signal during it still ends the run with
+  // its line and the state saved. The ledger is complete before a signal can be handled.
+  if (!options.save_state.empty()) plan_output(check_output_path("--save-state", options.save_state));
+  const StopSignals interrupt;
   std::string notice;
   Scene scene = scene_from_options(options, notice);
   if (!notice.empty()) std::fprintf(stderr, "coalesce: %s\n", notice.c_str());
@@ -55,8 +59,6 @@ int run_steps(const Options& options) {
   Diagnostics before{};
   if (diagnose) before = backend.diagnostics(params, clock.time(params.dt));
 
-  const StopSignals interrupt;
-  if (!options.save_state.empty()) plan_output(check_output_path("--save-state", options.save_state));
   const auto start = std::chrono::steady_clock::now();
   std::int64_t done = 0;
   for (; done < steps && !interrupt.requested(); ++done) {

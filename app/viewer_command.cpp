@@ -72,6 +72,10 @@ int run_viewer(const Options& options) {
   // A frame size ffmpeg refuses is known before anything runs (a HiDPI window is checked again when it opens).
   if (!options.record.empty()) check_clip_outputs("--record", options.record, options.width, options.height);
 
+  // Before the set-up (start-size trials, the context): a signal then still ends the run with its line.
+  plan_viewer_outputs(options);  // the ledger is complete before a signal can be handled
+  const StopSignals interrupt;
+
   // The simulation first: with a CUDA backend, the headless context picks the EGL device of that GPU.
   ViewerSimulation simulation(options);
   if (options.draw == DrawChoice::Splat && !simulation.is_cuda())
@@ -100,8 +104,6 @@ int run_viewer(const Options& options) {
     throw RuntimeFailure(std::string("headless rendering unavailable: ") + e.what());
   }
 
-  const StopSignals interrupt;
-  plan_viewer_outputs(options);
   ViewerRun run;
   // A headless clip of known length, with no --frames: the run is the warm-up frames and the clip.
   const bool clip_sets_frames = options.headless && !options.frames && clip_has_length(options);

@@ -173,6 +173,7 @@ TEST(CliHostileInput, SecondCtrlCExitsAtOnceAndSavesNothing) {
   ChildSetup interrupt;
   interrupt.on_started = [](pid_t pid) {
     if (!wait_for_sigint_handler(pid, kQuick)) return;
+    ::usleep(300 * 1000);  // into the first step: a signal before it ends the run at once, saving
     ::kill(pid, SIGINT);
     // Signals do not queue: the second must come after the first was handled, inside the same step.
     ::usleep(200 * 1000);

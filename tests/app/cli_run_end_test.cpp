@@ -95,6 +95,7 @@ TEST(CliRunEnd, SecondSignalBeforeTheSaveSaysThePreviousFileIsUntouched) {
   ChildSetup stop;
   stop.on_started = [first, second](pid_t pid) {
     if (!wait_for_signal_handler(pid, first, 20)) return;
+    ::usleep(300 * 1000);  // into the first step: a signal before it ends the run at once, saving
     ::kill(pid, first);
     ::usleep(200 * 1000);  // signals do not queue: the second comes after the first was handled
     ::kill(pid, second);
