@@ -173,7 +173,9 @@ TEST(CliHostileInput, SecondCtrlCExitsAtOnceAndSavesNothing) {
   ChildSetup interrupt;
   interrupt.on_started = [](pid_t pid) {
     if (!wait_for_sigint_handler(pid, kQuick)) return;
-    ::usleep(300 * 1000);  // into the first step: a signal before it ends the run at once, saving
+    // Into the first step: the handler is installed before the set-up (about 0.4 s here at N=60000, a few
+    // times that under ASan), and a signal before the first step ends the run at once, saving.
+    ::usleep(2500 * 1000);
     ::kill(pid, SIGINT);
     // Signals do not queue: the second must come after the first was handled, inside the same step.
     ::usleep(200 * 1000);

@@ -95,7 +95,9 @@ TEST(CliRunEnd, SecondSignalBeforeTheSaveSaysThePreviousFileIsUntouched) {
   ChildSetup stop;
   stop.on_started = [first, second](pid_t pid) {
     if (!wait_for_signal_handler(pid, first, 20)) return;
-    ::usleep(300 * 1000);  // into the first step: a signal before it ends the run at once, saving
+    // Into the first step: the handler is installed before the set-up (about 0.4 s here at N=60000, a few
+    // times that under ASan), and a signal before the first step ends the run at once, saving.
+    ::usleep(2500 * 1000);
     ::kill(pid, first);
     ::usleep(200 * 1000);  // signals do not queue: the second comes after the first was handled
     ::kill(pid, second);
