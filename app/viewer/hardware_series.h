@@ -45,7 +45,12 @@ struct HardwarePoint {
   double formula_bytes = 0.0;  // their kernels' formula bytes, counted the same way
   // A sample that covers no time, or whose clock counters read 0 (the sampler's first samples), measured
   // nothing: it is plotted as a gap and left out of every summary.
-  bool measured() const { return end_seconds > start_seconds && sm_clock_mhz > 0 && dram_clock_mhz > 0; }
+  // The H200's first samples read clocks of about 1e-7 MHz, not 0: no GPU clocks below 1 MHz, so such a
+  // sample measured nothing.
+  static constexpr double kMinClockMhz = 1.0;
+  bool measured() const {
+    return end_seconds > start_seconds && sm_clock_mhz >= kMinClockMhz && dram_clock_mhz >= kMinClockMhz;
+  }
   double dram_gigabytes_per_second() const {
     return dram_read_gigabytes_per_second + dram_write_gigabytes_per_second;
   }

@@ -256,8 +256,10 @@ std::vector<HardwareSample> run_of(TestRng& rng, const std::vector<Phase>& phase
       const double read = dram * rng.uniform(0.3f, 0.9f);
       // Within 1% of the fraction, as a real clock wanders.
       const double wobble = phase.sm_fraction > 0 ? rng.uniform(0.99f, 1.0f) : 0.0;
-      out.push_back({t, read, dram - read, phase.sm_fraction * wobble * sm_max_mhz * 1e6,
-                     phase.memory_fraction * wobble * memory_max_mhz * 1e6});
+      // The H200's start-up samples read about 1e-7 MHz, not exactly 0: a residue below 1 MHz.
+      const double residue = phase.sm_fraction > 0 ? 0.0 : rng.uniform(0.0f, 0.5f) * 1e6;
+      out.push_back({t, read, dram - read, phase.sm_fraction * wobble * sm_max_mhz * 1e6 + residue,
+                     phase.memory_fraction * wobble * memory_max_mhz * 1e6 + residue});
     }
   return out;
 }
