@@ -53,7 +53,7 @@ void draw_frame_line(const ViewerModel& model, const ViewerControls& controls, c
   ImGui::Text("step %llu   t = %.4g   N = %d", static_cast<unsigned long long>(sim.step_count()), sim.time(),
               sim.backend().particle_count());
   if (sim.start_size().particles > 0 && sim.start_size().particles == sim.backend().particle_count()) {
-    ImGui::PushTextWrapPos(kPanelWidth - 10.0f);
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("N chosen at start for %s (--particles N sets it)", sim.start_size().reason.c_str());
     ImGui::PopTextWrapPos();
   }
@@ -67,13 +67,13 @@ void draw_frame_line(const ViewerModel& model, const ViewerControls& controls, c
 void draw_notices(const ViewerModel& model, ViewerRequests& requests) {
   for (const Notice& n : model.notices) {
     const ImVec4 colour = n.error ? ImVec4(1.0f, 0.45f, 0.4f, 1.0f) : ImVec4(1.0f, 0.85f, 0.4f, 1.0f);
-    ImGui::PushTextWrapPos(kPanelWidth - 10.0f);
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextColored(colour, "%s", n.text.c_str());
     ImGui::PopTextWrapPos();
   }
   if (model.non_finite) {
     const NonFiniteReport& r = *model.non_finite;
-    ImGui::PushTextWrapPos(kPanelWidth - 10.0f);
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.4f, 1.0f),
                        "NaN/Inf in the state at step %llu (particle %lld; clean at step %llu): paused. "
                        "Try a smaller dt or a larger softening.",

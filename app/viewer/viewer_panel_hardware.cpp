@@ -148,7 +148,7 @@ void draw_per_frame(const HardwareSeries& s, const TimeAxis& axis) {
   // At small N the draw (render buffer, splat or points, tone map, panel) moves most of a frame's bytes,
   // and no kernel formula counts it: the ratio then says little about the layout.
   if (*last->formula_megabytes_per_frame() * 3 < *last->hardware_megabytes_per_frame()) {
-    ImGui::PushTextWrapPos(kPanelWidth - 10.0f);
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("most of these bytes are the draw's, which no formula counts: the ratio speaks of the "
                         "layout once the kernels dominate the frame (millions of particles)");
     ImGui::PopTextWrapPos();

@@ -112,7 +112,7 @@ void draw_compare_section(const ViewerModel& model) {
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("exponential moving average, weight 0.2 per launch, of every launch that ran in the layout;\n"
                       "the live table above restarts at each switch, so the two differ while a layout warms up");
-  ImGui::PushTextWrapPos(kPanelWidth - 10.0f);
+  ImGui::PushTextWrapPos(0.0f);
   if (copy_peak > 0)
     ImGui::TextDisabled("full bar: the copy ceiling (%.0f GB/s) for GB/s, the best layout for interactions/s",
                         copy_peak);
@@ -171,7 +171,7 @@ void draw_compare_section(const ViewerModel& model) {
   ImGui::EndTable();
   bool empty_row = false;
   for (Layout layout : kAllLayouts) empty_row = empty_row || !model.stats->compare(layout, kCompareKernels[0]).measured;
-  ImGui::PushTextWrapPos(kPanelWidth - 10.0f);
+  ImGui::PushTextWrapPos(0.0f);
   if (empty_row)
     ImGui::TextDisabled("empty rows: press %s to run a layout, or 'sweep layouts' below",
                         std::string(kLayoutKeys).c_str());
