@@ -10,6 +10,7 @@
 #include <string>
 
 #include "app/bench_runner.h"
+#include "app/cli.h"
 #include "app/commands.h"
 #include "app/device_report.h"
 #include "sim/cpu_info.h"
@@ -146,10 +147,18 @@ TEST(Bench, UnwritableJsonPathFailsBeforeRunning) {
   options.backend = BackendChoice::Cpu;
   options.bench_particles = {64};
   options.json = "/nonexistent-directory/bench.json";
+  // The command line's check, made before any row runs: a usage error.
   try {
-    run_bench(options);
+    check_paths(options);
     FAIL() << "expected a UsageError";
   } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent-directory/bench.json"), std::string::npos) << e.what();
+  }
+  // Checked again when the JSON is written, after the work: then a failure of the run (exit 1).
+  try {
+    run_bench(options);
+    FAIL() << "expected a RuntimeFailure";
+  } catch (const RuntimeFailure& e) {
     EXPECT_NE(std::string(e.what()).find("/nonexistent-directory/bench.json"), std::string::npos) << e.what();
   }
 }
