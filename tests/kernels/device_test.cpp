@@ -77,7 +77,7 @@ TEST(CudaDevice, FactoryPicksCudaWhenPresentAndCpuOtherwise) {
     EXPECT_TRUE(auto_choice.notice.empty());
   } else {
     EXPECT_FALSE(auto_choice.backend->device_info().gpu) << auto_choice.backend->name();
-    EXPECT_NE(auto_choice.notice.find("using the CPU backend"), std::string::npos) << auto_choice.notice;
+    EXPECT_EQ(auto_choice.notice.rfind("running on the CPU backend: ", 0), 0u) << auto_choice.notice;
     EXPECT_THROW(make_backend(BackendChoice::Cuda, 100, Layout::SoA), UsageError);
   }
   EXPECT_FALSE(make_backend(BackendChoice::Cpu, 100, Layout::SoA).backend->device_info().gpu);
