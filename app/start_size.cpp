@@ -8,10 +8,9 @@
 namespace coalesce {
 namespace {
 
-std::string with_commas(long long value) {
-  std::string digits = std::to_string(value);
-  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(static_cast<std::size_t>(i), ",");
-  return digits;
+// Plain digits: the panel wraps its lines at commas, which split "65,536" in two.
+std::string count_text(long long value) {
+  return std::to_string(value);
 }
 
 std::string milliseconds(double ms) {
@@ -41,7 +40,7 @@ SizeChoice choose_start_size(const std::vector<SizeTrial>& given, const SizeRule
     if (t.step_ms > budget && !over) over = &t;
   }
   if (!fit)
-    return {trials.front().particles, "even " + with_commas(trials.front().particles) + " particles step in " +
+    return {trials.front().particles, "even " + count_text(trials.front().particles) + " particles step in " +
                                           milliseconds(trials.front().step_ms) + ", over the budget of " + budget_text};
   // A step grows as N^exponent: the N the budget allows, from the largest measurement inside it.
   const double room = fit->step_ms > 0 ? budget / fit->step_ms : 1e9;
@@ -51,10 +50,10 @@ SizeChoice choose_start_size(const std::vector<SizeTrial>& given, const SizeRule
   const int granularity = std::max(1, rule.granularity);
   int n = static_cast<int>(std::floor(allowed / granularity)) * granularity;
   n = std::max(n, fit->particles);
-  std::string reason = "step " + milliseconds(fit->step_ms) + " measured at " + with_commas(fit->particles) +
+  std::string reason = "step " + milliseconds(fit->step_ms) + " measured at " + count_text(fit->particles) +
                        ", grown as N" + (rule.exponent == 2 ? "\xc2\xb2" : "") + " to the step budget of " +
                        budget_text;
-  if (n == rule.max_particles && allowed >= rule.max_particles) reason += ", capped at " + with_commas(rule.max_particles);
+  if (n == rule.max_particles && allowed >= rule.max_particles) reason += ", capped at " + count_text(rule.max_particles);
   return {n, reason};
 }
 

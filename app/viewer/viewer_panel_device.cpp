@@ -14,15 +14,31 @@ void draw_device_section(const ViewerModel& model) {
   ImGui::Text("backend: %s", backend.name().c_str());
   const std::string driver = driver_text(d);
   if (!driver.empty()) ImGui::Text("driver: %s", driver.c_str());
-  ImGui::Text("%d %s   memory %.1f GiB", d.multiprocessors, d.gpu ? "SMs" : "threads",
-              d.memory_bytes / (1024.0 * 1024.0 * 1024.0));
+  const double gib = d.memory_bytes / (1024.0 * 1024.0 * 1024.0);
+  if (d.gpu)
+    ImGui::Text("%d SMs   memory %.1f GiB", d.multiprocessors, gib);
+  else
+    ImGui::Text("memory %.1f GiB", gib);
   if (d.theoretical_peak_gbps) {
     ImGui::Text("theoretical peak %.0f GB/s", *d.theoretical_peak_gbps);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("2 x memory clock x bus width / 8");
   } else if (d.gpu) {
     ImGui::TextDisabled("theoretical peak: unknown");
   }
-  ImGui::Text("copy peak %.1f GB/s (measured at start)", d.copy_peak_gbps);
+  // On a CPU, what a CPU user wants: cores, the SIMD width the force loop uses, its issue limit.
+  if (d.cpu) {
+    const CpuFacts& cpu = *d.cpu;
+    if (cpu.cores) ImGui::Text("%d cores, %d threads used", *cpu.cores, cpu.threads);
+    ImGui::Text("SIMD: %s", cpu.simd.c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", cpu.simd_use.c_str());
+    if (cpu.issue_limit) {
+      ImGui::Text("issue limit %.3g interactions/s", *cpu.issue_limit);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", issue_limit_formula(cpu).c_str());
+    } else {
+      ImGui::TextDisabled("issue limit: unknown");
+    }
+  }
+  ImGui::Text("copy %s %.1f GB/s (measured at start)", d.cpu ? "(CPU memory)" : "peak", d.copy_peak_gbps);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", copy_ceiling_method(d).c_str());
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("render: %s", to_string(model.render_path));
