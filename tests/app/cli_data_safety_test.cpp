@@ -18,6 +18,7 @@
 #include "tests/app/run_process.h"
 #include "tests/support/npy_writer.h"
 #include "tests/support/test_random.h"
+#include "tests/support/scratch_files.h"
 
 namespace coalesce::testing {
 namespace {
@@ -47,22 +48,6 @@ void expect_one_line(const ProcessResult& r, int code, const std::vector<std::st
   ASSERT_EQ(lines.size(), 1u) << r.err;
   EXPECT_EQ(lines[0].rfind("coalesce: ", 0), 0u) << lines[0];
   for (const std::string& needle : needles) EXPECT_NE(lines[0].find(needle), std::string::npos) << lines[0];
-}
-
-// Files in `dir` other than `expected`: a temporary left behind shows up here.
-std::vector<std::string> other_files(const TempDir& dir, const std::vector<std::string>& expected) {
-  std::vector<std::string> others;
-  for (const auto& entry : fs::directory_iterator(fs::path(dir.file("")))) {
-    const std::string name = entry.path().filename().string();
-    if (std::find(expected.begin(), expected.end(), name) == expected.end()) others.push_back(name);
-  }
-  return others;
-}
-
-std::string random_bytes(TestRng& rng, int size) {
-  std::string bytes(static_cast<std::size_t>(size), '\0');
-  for (char& c : bytes) c = static_cast<char>(rng.uniform_int(0, 255));
-  return bytes;
 }
 
 void write_file(const std::string& path, const std::string& bytes) {
@@ -164,24 +149,6 @@ TEST(CliDataSafety, FailedWritesKeepThePreviousFile) {
   EXPECT_FALSE(fs::exists(fresh));
   EXPECT_EQ(other_files(dir, {"state.npy", "bench.json"}), std::vector<std::string>{});
 }
-
-// A tmpfs mounted for the test, unmounted when it goes; empty() when this machine will not let us mount.
-class SmallDisk {
- public:
-  SmallDisk(const std::string& path, int kib) : m_path(path) {
-    fs::create_directory(path);
-    const std::string options = "size=" + std::to_string(kib) + "k";
-    m_mounted = ::mount("tmpfs", path.c_str(), "tmpfs", 0, options.c_str()) == 0;
-  }
-  ~SmallDisk() {
-    if (m_mounted) ::umount2(m_path.c_str(), MNT_DETACH);
-  }
-  bool mounted() const { return m_mounted; }
-
- private:
-  std::string m_path;
-  bool m_mounted = false;
-};
 
 // The same on a real full file system: ENOSPC from a 16 KiB tmpfs.
 TEST(CliDataSafety, FullDiskKeepsThePreviousFile) {

@@ -17,6 +17,7 @@
 #include "tests/app/run_process.h"
 #include "tests/support/npy_writer.h"
 #include "tests/support/test_random.h"
+#include "tests/support/scratch_files.h"
 
 namespace coalesce::testing {
 namespace {
@@ -42,22 +43,6 @@ Args endless_steps(int particles, const std::string& state) {
 std::string first_stop_line(int signal) {
   return "coalesce: interrupted (" + signal_name(signal) + "): stopping after this step (" +
          (signal == SIGINT ? "Ctrl-C again" : "a second signal") + " quits at once)";
-}
-
-// Names in `dir` other than `expected`: a temporary left behind shows up here.
-std::vector<std::string> other_files(const TempDir& dir, const std::vector<std::string>& expected) {
-  std::vector<std::string> others;
-  for (const auto& entry : fs::directory_iterator(dir.path())) {
-    const std::string name = entry.path().filename().string();
-    if (std::find(expected.begin(), expected.end(), name) == expected.end()) others.push_back(name);
-  }
-  return others;
-}
-
-std::string random_bytes(TestRng& rng, int size) {
-  std::string bytes(static_cast<std::size_t>(size), '\0');
-  for (char& c : bytes) c = static_cast<char>(rng.uniform_int(0, 255));
-  return bytes;
 }
 
 TEST(CliRunEnd, EveryStopSignalStopsStepsSavesAndExits128PlusSignal) {

@@ -17,6 +17,7 @@
 #include "tests/app/run_process.h"
 #include "tests/support/npy_writer.h"
 #include "tests/support/test_random.h"
+#include "tests/support/scratch_files.h"
 
 namespace coalesce::testing {
 namespace {
@@ -50,12 +51,6 @@ std::vector<std::string> names_in(const std::string& dir) {
   for (const auto& entry : fs::directory_iterator(dir)) names.push_back(entry.path().filename().string());
   std::sort(names.begin(), names.end());
   return names;
-}
-
-std::string random_bytes(TestRng& rng, int size) {
-  std::string bytes(static_cast<std::size_t>(size), '\0');
-  for (char& c : bytes) c = static_cast<char>(rng.uniform_int(0, 255));
-  return bytes;
 }
 
 std::string random_name(TestRng& rng, const std::string& extension) {

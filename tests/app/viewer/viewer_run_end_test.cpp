@@ -20,6 +20,7 @@
 #include "tests/app/viewer/screenshot_checks.h"
 #include "tests/support/npy_writer.h"
 #include "tests/support/test_random.h"
+#include "tests/support/scratch_files.h"
 
 namespace coalesce::testing {
 namespace {
@@ -125,23 +126,6 @@ TEST(ViewerRunEnd, SecondSignalSaysWhatBecameOfTheClipAndLeavesNoTemporary) {
     EXPECT_EQ(fs::exists(file), written) << file << ": " << last;
   }
 }
-
-// A tmpfs mounted for the test, unmounted when it goes; not mounted() where this machine will not allow it.
-class SmallDisk {
- public:
-  SmallDisk(const std::string& path, int kib) : m_path(path) {
-    fs::create_directory(path);
-    m_mounted = ::mount("tmpfs", path.c_str(), "tmpfs", 0, ("size=" + std::to_string(kib) + "k").c_str()) == 0;
-  }
-  ~SmallDisk() {
-    if (m_mounted) ::umount2(m_path.c_str(), MNT_DETACH);
-  }
-  bool mounted() const { return m_mounted; }
-
- private:
-  std::string m_path;
-  bool m_mounted = false;
-};
 
 // Issue 19: on a full disk the PNG was replaced and the JSON write failed, so the pair no longer matched.
 // The disk is filled so the new PNG fits and its JSON does not: both old files must stay, byte for byte.
