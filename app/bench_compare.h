@@ -23,10 +23,11 @@ inline constexpr double kCompareFloorMicroseconds = 1.0;
 
 // CPU rows (either run on the CPU backend): other processes share the cores, and only slow a row down. On
 // 2 shared cores, identical runs moved a row's median by up to 1.8x and calls of a few microseconds between
-// 7 and 50 us, as the pool's second thread waited for a core (docs/bench-json.md). So a CPU row changes
-// only when its median and its fastest sample both moved, the same way, by more than this (percent of the
-// faster time: 50 = 1.5x; a 2x change clears it)...
-inline constexpr double kCompareCpuFloorPercent = 50.0;
+// 7 and 50 us, as the pool's second thread waited for a core (docs/bench-json.md); on the CI machine with
+// nothing else running, a whole run's pack rows came out 1.7-1.8x slower, fastest samples too. So a CPU row
+// changes only when its median and its fastest sample both moved, the same way, by more than this (percent
+// of the faster time: 150 = 2.5x; a 3x change clears it)...
+inline constexpr double kCompareCpuFloorPercent = 150.0;
 // ...and its median by more than this, in microseconds: a thread pool's wake-up on a busy core.
 inline constexpr double kCompareCpuFloorMicroseconds = 100.0;
 
