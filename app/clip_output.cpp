@@ -13,6 +13,7 @@
 
 #include "app/interrupt.h"
 #include "app/printable.h"
+#include "app/run_files.h"
 #include "sim/errors.h"
 #include "sim/exit_ledger.h"
 #include "sim/file_type.h"
@@ -147,7 +148,7 @@ ClipOutputs check_clip_outputs(std::string_view flag, const std::string& path, i
   clip.shown = path;
   clip.video = check_output_path(flag, path);
   clip.json = check_output_path(std::string(flag) + "'s JSON", path.substr(0, path.size() - 4) + ".json");
-  check_distinct_outputs({clip.video, clip.json});
+  check_run_files({clip.video, clip.json}, {}, {});
   clip.ffmpeg = find_program("ffmpeg");
   if (clip.ffmpeg.empty())
     throw UsageError(std::string(flag) + " " + path + ": an .mp4 needs the ffmpeg program, which is not on PATH "

@@ -7,6 +7,7 @@
 
 #include "app/json_input.h"
 #include "app/report_schemas.h"
+#include "app/run_files.h"
 #include "sim/errors.h"
 #include "sim/path_parts.h"
 
@@ -43,7 +44,7 @@ ScreenshotOutputs check_screenshot_outputs(std::string_view flag, const std::str
                      png_path.substr(0, png_path.size() - 5) + ".png)");
   ScreenshotOutputs outputs{check_output_path(flag, png_path),
                             check_output_path(std::string(flag) + "'s JSON", json_path)};
-  check_distinct_outputs({outputs.png, outputs.json});
+  check_run_files({outputs.png, outputs.json}, {}, {});
   return outputs;
 }
 

@@ -85,13 +85,17 @@ void check_run_files(const std::vector<OutputFile>& outputs, const std::vector<O
     if (!out.empty() && !out.to_stdout) files.push_back(&out);
   std::vector<Identity> ids;
   for (const OutputFile* out : files) ids.push_back(identity_of(out->target));
+  std::vector<Identity> input_ids;
+  for (const RunInput& in : inputs) input_ids.push_back(identity_of(in.path));
 
   for (std::size_t i = 0; i < files.size(); ++i) {
-    for (const RunInput& in : inputs)
-      if (same(ids[i], identity_of(in.path)))
+    for (std::size_t k = 0; k < inputs.size(); ++k) {
+      const RunInput& in = inputs[k];
+      if (same(ids[i], input_ids[k]))
         throw UsageError(named(*files[i]) + " is " + in.what + " (" + in.path +
                          "), which this run reads: writing it would destroy it (give " + base_flag(files[i]->flag) +
                          " another path)");
+    }
     for (std::size_t j = 0; j < i; ++j)
       if (same(ids[i], ids[j]))
         throw UsageError(named(*files[i]) + " is the same file as " + named(*files[j]) +

@@ -57,15 +57,6 @@ Resolved resolve_links(std::string_view flag, const std::string& given) {
   }
 }
 
-// Canonical name of a file that may not exist yet: its directory's real path plus its name.
-std::string identity_of(const OutputFile& file) {
-  if (file.to_stdout) return "-";
-  char real[PATH_MAX];
-  const std::string dir = parent_of(file.target);
-  if (::realpath(dir.c_str(), real) == nullptr) return file.target;
-  return std::string(real) + "/" + name_of(file.target);
-}
-
 // What to do about a write that failed with `error`: the cause in words and a fix that works for it.
 std::string fix_for(int error, const std::string& target) {
   switch (error) {
@@ -245,17 +236,6 @@ OutputFile check_output_path(std::string_view flag, const std::string& path, Std
 
 OutputFile recheck_output_path(std::string_view flag, const std::string& path, StdoutUse use) {
   return check_path(flag, path, use, CheckTime::AtWrite);
-}
-
-void check_distinct_outputs(const std::vector<OutputFile>& outputs) {
-  for (std::size_t i = 0; i < outputs.size(); ++i) {
-    if (outputs[i].empty()) continue;
-    for (std::size_t j = i + 1; j < outputs.size(); ++j) {
-      if (outputs[j].empty() || identity_of(outputs[i]) != identity_of(outputs[j])) continue;
-      throw UsageError(outputs[j].flag + " " + outputs[j].shown + " is the same file as " + outputs[i].flag +
-                       " " + outputs[i].shown + ", which it would overwrite; give them different paths");
-    }
-  }
 }
 
 // One file on its way: its ledger entry, the file it replaces, and the temporary beside it.

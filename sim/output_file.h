@@ -34,10 +34,6 @@ OutputFile check_output_path(std::string_view flag, const std::string& path,
 OutputFile recheck_output_path(std::string_view flag, const std::string& path,
                                StdoutUse use = StdoutUse::Refuse);
 
-// Throws UsageError when two of `outputs` (empty ones skipped) are the same file, so that one would
-// overwrite the other.
-void check_distinct_outputs(const std::vector<OutputFile>& outputs);
-
 // Writes the concatenation of `pieces` to `file` atomically (see above); standard output for "-". Throws
 // RuntimeFailure naming the path and the reason; the previous file is then untouched and no temporary
 // file is left behind.
