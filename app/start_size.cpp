@@ -8,11 +8,6 @@
 namespace coalesce {
 namespace {
 
-// Plain digits: the panel wraps its lines at commas, which split "65,536" in two.
-std::string count_text(long long value) {
-  return std::to_string(value);
-}
-
 std::string milliseconds(double ms) {
   char text[32];
   std::snprintf(text, sizeof text, ms < 10 ? "%.2f ms" : "%.1f ms", ms);
@@ -40,7 +35,7 @@ SizeChoice choose_start_size(const std::vector<SizeTrial>& given, const SizeRule
     if (t.step_ms > budget && !over) over = &t;
   }
   if (!fit)
-    return {trials.front().particles, "even " + count_text(trials.front().particles) + " particles step in " +
+    return {trials.front().particles, "even " + std::to_string(trials.front().particles) + " particles step in " +
                                           milliseconds(trials.front().step_ms) + ", over the budget of " + budget_text};
   // A step grows as N^exponent: the N the budget allows, from the largest measurement inside it.
   const double room = fit->step_ms > 0 ? budget / fit->step_ms : 1e9;
@@ -50,10 +45,11 @@ SizeChoice choose_start_size(const std::vector<SizeTrial>& given, const SizeRule
   const int granularity = std::max(1, rule.granularity);
   int n = static_cast<int>(std::floor(allowed / granularity)) * granularity;
   n = std::max(n, fit->particles);
-  std::string reason = "step " + milliseconds(fit->step_ms) + " measured at " + count_text(fit->particles) +
+  // Counts in plain digits: the panel wraps its lines at commas, which split "65,536" in two.
+  std::string reason = "step " + milliseconds(fit->step_ms) + " measured at " + std::to_string(fit->particles) +
                        ", grown as N" + (rule.exponent == 2 ? "\xc2\xb2" : "") + " to the step budget of " +
                        budget_text;
-  if (n == rule.max_particles && allowed >= rule.max_particles) reason += ", capped at " + count_text(rule.max_particles);
+  if (n == rule.max_particles && allowed >= rule.max_particles) reason += ", capped at " + std::to_string(rule.max_particles);
   return {n, reason};
 }
 
