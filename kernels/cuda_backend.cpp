@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
+#include <type_traits>
 #include <string>
 #include <utility>
 
@@ -29,21 +30,22 @@ int checked_count(int particles) {
 }
 
 // Runs before any allocation, so a too-large N fails with the one-line estimate, not an out-of-memory.
-int checked_device(int device, int particles) {
+int checked_device(int device, int particles, Precision precision) {
   COALESCE_CUDA_CHECK(cudaSetDevice(device));
-  check_device_memory(particles, device);
+  check_device_memory(particles, device, precision);
   return device;
 }
 
 }  // namespace
 
-CudaBackend::CudaBackend(int particles, Layout layout, int device)
+CudaBackend::CudaBackend(int particles, Layout layout, int device, Precision precision)
     : m_n(checked_count(particles)),
       m_layout(layout),
-      m_device(checked_device(device, particles)),
+      m_precision(precision),
+      m_device(checked_device(device, particles, precision)),
       m_info(query_device_info(device)),
-      m_state(max_state_bytes(m_n)),
-      m_scratch(max_state_bytes(m_n)) {
+      m_state(max_state_bytes(precision, m_n)),
+      m_scratch(max_state_bytes(precision, m_n)) {
   // A defined starting state: all zeros is a valid state in every layout (float4's spare w included).
   COALESCE_CUDA_CHECK(cudaMemsetAsync(m_state.data(), 0, m_state.bytes(), m_stream.get()));
   m_stream.synchronize();
@@ -60,33 +62,87 @@ void CudaBackend::timed(KernelKind kind, Layout layout, double bytes, double int
   const NvtxRange range(std::string(to_string(kind)) + " " + std::string(to_string(layout)));
   m_timings.begin(m_stream.get());
   launch_fn();
-  m_timings.end(m_stream.get(), KernelTiming{kind, layout, 0.0, bytes, interactions_count});
+  m_timings.end(m_stream.get(), KernelTiming{kind, layout, 0.0, bytes, interactions_count, m_precision});
 }
 
-void CudaBackend::upload(const std::vector<Particle>& particles) {
+// Records of the stored precision land as AoS; other layouts are produced by the (bitwise) conversion
+// kernel. Records of the other precision are cast on the host first.
+template <class Real>
+void CudaBackend::upload_records(const std::vector<ParticleRecord<Real>>& particles) {
   if (static_cast<int>(particles.size()) != m_n)
     throw std::invalid_argument("CudaBackend::upload: expected " + std::to_string(m_n) + " particles, got " +
                                 std::to_string(particles.size()));
-  const std::size_t bytes = particles.size() * sizeof(Particle);
-  // Canonical records land as AoS; other layouts are produced by the (bitwise) conversion kernel.
-  unsigned char* target = m_layout == Layout::AoS ? m_state.data() : m_scratch.data();
-  COALESCE_CUDA_CHECK(
-      cudaMemcpyAsync(target, particles.data(), bytes, cudaMemcpyHostToDevice, m_stream.get()));
-  if (m_layout != Layout::AoS) gpu::convert(scratch_views(Layout::AoS), state_views(), m_stream.get());
-  m_stream.synchronize();
+  with_precision(m_precision, [&](auto p) {
+    using Stored = RealFor<decltype(p)::value>;
+    std::vector<ParticleRecord<Stored>> cast;
+    const ParticleRecord<Stored>* records = nullptr;
+    if constexpr (std::is_same_v<Stored, Real>) {
+      records = particles.data();
+    } else {
+      cast.reserve(particles.size());
+      for (const auto& particle : particles) cast.push_back(record_cast<Stored>(particle));
+      records = cast.data();
+    }
+    unsigned char* target = m_layout == Layout::AoS ? m_state.data() : m_scratch.data();
+    COALESCE_CUDA_CHECK(cudaMemcpyAsync(target, records, particles.size() * sizeof(ParticleRecord<Stored>),
+                                        cudaMemcpyHostToDevice, m_stream.get()));
+    if (m_layout != Layout::AoS) gpu::convert(scratch_views(Layout::AoS), state_views(), m_stream.get());
+    m_stream.synchronize();  // `cast` is read by the copy
+  });
 }
 
-std::vector<Particle> CudaBackend::download() {
-  std::vector<Particle> out(static_cast<std::size_t>(m_n));
+template <class Real>
+std::vector<ParticleRecord<Real>> CudaBackend::download_records() {
+  std::vector<ParticleRecord<Real>> out(static_cast<std::size_t>(m_n));
   const unsigned char* source = m_state.data();
   if (m_layout != Layout::AoS) {
     gpu::convert(state_views(), scratch_views(Layout::AoS), m_stream.get());
     source = m_scratch.data();
   }
-  COALESCE_CUDA_CHECK(cudaMemcpyAsync(out.data(), source, out.size() * sizeof(Particle),
-                                      cudaMemcpyDeviceToHost, m_stream.get()));
-  m_stream.synchronize();
+  with_precision(m_precision, [&](auto p) {
+    using Stored = RealFor<decltype(p)::value>;
+    if constexpr (std::is_same_v<Stored, Real>) {
+      COALESCE_CUDA_CHECK(cudaMemcpyAsync(out.data(), source, out.size() * sizeof(ParticleRecord<Real>),
+                                          cudaMemcpyDeviceToHost, m_stream.get()));
+      m_stream.synchronize();
+    } else {
+      std::vector<ParticleRecord<Stored>> stored(out.size());
+      COALESCE_CUDA_CHECK(cudaMemcpyAsync(stored.data(), source, stored.size() * sizeof(ParticleRecord<Stored>),
+                                          cudaMemcpyDeviceToHost, m_stream.get()));
+      m_stream.synchronize();
+      for (std::size_t i = 0; i < out.size(); ++i) out[i] = record_cast<Real>(stored[i]);
+    }
+  });
   return out;
+}
+
+void CudaBackend::upload(const std::vector<Particle>& particles) { upload_records(particles); }
+void CudaBackend::upload(const std::vector<ParticleF64>& particles) { upload_records(particles); }
+std::vector<Particle> CudaBackend::download() { return download_records<float>(); }
+std::vector<ParticleF64> CudaBackend::download_f64() { return download_records<double>(); }
+
+std::size_t CudaBackend::set_precision(Precision precision) {
+  if (precision == m_precision) return 0;
+  const std::vector<ParticleF64> canonical = download_records<double>();  // exact from either precision
+  const std::size_t bytes = max_state_bytes(precision, m_n);
+  // The old buffers go first, so a larger precision needs only its own bytes free; if the new ones do not
+  // fit, the state goes back as it was.
+  const Precision before = m_precision;
+  m_state = DeviceBuffer<unsigned char>();
+  m_scratch = DeviceBuffer<unsigned char>();
+  try {
+    check_device_memory(m_n, m_device, precision);
+    m_state = DeviceBuffer<unsigned char>(bytes);
+    m_scratch = DeviceBuffer<unsigned char>(bytes);
+    m_precision = precision;
+  } catch (...) {
+    m_state = DeviceBuffer<unsigned char>(max_state_bytes(before, m_n));
+    m_scratch = DeviceBuffer<unsigned char>(max_state_bytes(before, m_n));
+    upload_records(canonical);
+    throw;
+  }
+  upload_records(canonical);
+  return precision == Precision::Fp32 ? count_rounded_to_float(canonical) : 0;
 }
 
 void CudaBackend::set_layout(Layout layout) {
@@ -94,35 +150,34 @@ void CudaBackend::set_layout(Layout layout) {
   const StateViews from = state_views();
   const StateViews to = scratch_views(layout);
   // Reported under the destination layout, as the CPU backend does.
-  timed(KernelKind::Convert, layout, convert_bytes(m_layout, layout, m_n), 0.0,
+  timed(KernelKind::Convert, layout, convert_bytes(m_layout, layout, m_n, m_precision), 0.0,
         [&] { gpu::convert(from, to, m_stream.get()); });
   std::swap(m_state, m_scratch);
   m_layout = layout;
 }
 
 void CudaBackend::kick(const SimParams& params, double time) {
-  const float eps2 = params.softening_squared();
-  const double bytes = bytes_moved(KernelKind::Forces, m_layout, params.solver, m_n);
+  const double bytes = bytes_moved(KernelKind::Forces, m_layout, params.solver, m_n, m_precision);
   const double count = interactions(KernelKind::Forces, params.solver, m_n, params.attractors.count);
   if (params.solver == Solver::AllPairs) {
     // Allocated on the first all-pairs step: the attractor solver never needs it.
-    const gpu::AllPairsSchedule schedule = gpu::all_pairs_schedule(state_views());
-    if (m_force_partials.size() < schedule.partial_floats)
-      m_force_partials = DeviceBuffer<float>(schedule.partial_floats);
+    const StateViews state = state_views();
+    const gpu::AllPairsSchedule schedule = gpu::all_pairs_schedule(state, state);
+    if (m_force_partials.size() < schedule.partial_bytes)
+      m_force_partials = DeviceBuffer<unsigned char>(schedule.partial_bytes);
     timed(KernelKind::Forces, m_layout, bytes, count, [&] {
-      gpu::all_pairs_kick(state_views(), schedule, eps2, params.dt, m_force_partials.data(), m_stream.get());
+      gpu::all_pairs_kick(state, state, schedule, params, m_force_partials.data(), m_stream.get());
     });
   } else {
-    // Positions computed once per step on the host, exactly as the CPU backend does.
-    const AttractorSnapshot snapshot = snapshot_attractors(params.attractors, static_cast<float>(time));
     timed(KernelKind::Forces, m_layout, bytes, count,
-          [&] { gpu::attractor_kick(state_views(), snapshot, eps2, params.dt, m_stream.get()); });
+          [&] { gpu::attractor_kick(state_views(), params, time, m_stream.get()); });
   }
 }
 
 void CudaBackend::drift(float dt) {
-  timed(KernelKind::Integrate, m_layout, bytes_moved(KernelKind::Integrate, m_layout, Solver::AllPairs, m_n),
-        0.0, [&] { gpu::drift(state_views(), dt, m_stream.get()); });
+  timed(KernelKind::Integrate, m_layout,
+        bytes_moved(KernelKind::Integrate, m_layout, Solver::AllPairs, m_n, m_precision), 0.0,
+        [&] { gpu::drift(state_views(), dt, m_stream.get()); });
 }
 
 void CudaBackend::step(const SimParams& params, double time) {
@@ -132,7 +187,7 @@ void CudaBackend::step(const SimParams& params, double time) {
 
 void CudaBackend::pack(PackVariant variant, float* out, MemorySpace space) {
   if (out == nullptr) throw std::invalid_argument("CudaBackend::pack: output pointer is null");
-  const double bytes = bytes_moved(KernelKind::Pack, m_layout, Solver::AllPairs, m_n);
+  const double bytes = bytes_moved(KernelKind::Pack, m_layout, Solver::AllPairs, m_n, m_precision);
   if (space == MemorySpace::Device) {
     if (reinterpret_cast<std::uintptr_t>(out) % alignof(Float4) != 0)
       throw std::invalid_argument("CudaBackend::pack: the device output must be 16-byte aligned");
@@ -140,7 +195,7 @@ void CudaBackend::pack(PackVariant variant, float* out, MemorySpace space) {
           [&] { gpu::pack(state_views(), variant, reinterpret_cast<Float4*>(out), m_stream.get()); });
     return;
   }
-  // Interop fallback: pack on the device, then one device-to-host copy (scratch holds 32 B per particle).
+  // Interop fallback: pack on the device, then one device-to-host copy (scratch holds at least 32 B per particle).
   Float4* staging = reinterpret_cast<Float4*>(m_scratch.data());
   timed(KernelKind::Pack, m_layout, bytes, 0.0,
         [&] { gpu::pack(state_views(), variant, staging, m_stream.get()); });
@@ -161,8 +216,11 @@ Diagnostics CudaBackend::diagnostics(const SimParams& params, double time) {
   const double eps2 = static_cast<double>(params.softening) * params.softening;  // as compute_diagnostics
   if (params.solver == Solver::AllPairs)
     return gpu::all_pairs_diagnostics(state_views(), eps2, m_stream.get());
-  // The attractor positions the step's kick uses, from the same host snapshot.
-  const AttractorSnapshot snapshot = snapshot_attractors(params.attractors, static_cast<float>(time));
+  // The attractor positions the step's kick uses: the same host snapshot, in the state's precision, widened.
+  AttractorSnapshotT<double> snapshot{};
+  with_precision(m_precision, [&](auto p) {
+    snapshot = widened(snapshot_attractors(params.attractors, static_cast<RealFor<decltype(p)::value>>(time)));
+  });
   return gpu::attractor_diagnostics(state_views(), snapshot, eps2, m_stream.get());
 }
 
@@ -171,7 +229,7 @@ int CudaBackend::max_diagnostics_particles(Solver solver) const {
 }
 
 PackVariant CudaBackend::preferred_pack_variant() {
-  auto& cached = m_fastest_pack[static_cast<std::size_t>(m_layout)];
+  auto& cached = m_fastest_pack[static_cast<std::size_t>(m_precision)][static_cast<std::size_t>(m_layout)];
   if (cached) return *cached;
   // Timed apart from the ring (these launches are not frame work); output into scratch.
   Float4* out = reinterpret_cast<Float4*>(m_scratch.data());

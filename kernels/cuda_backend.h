@@ -23,16 +23,22 @@ namespace coalesce {
 class CudaBackend final : public Backend {
  public:
   // Throws DeviceMemoryError (kernels/device_probe.h) when N does not fit, std::invalid_argument for N <= 0.
-  CudaBackend(int particles, Layout layout, int device = 0);
+  CudaBackend(int particles, Layout layout, int device = 0, Precision precision = Precision::Fp32);
 
   std::string name() const override;
   int particle_count() const override { return m_n; }
   Layout layout() const override { return m_layout; }
+  Precision precision() const override { return m_precision; }
   const DeviceInfo& device_info() const override { return m_info; }
 
   void upload(const std::vector<Particle>& particles) override;
+  void upload(const std::vector<ParticleF64>& particles) override;
   std::vector<Particle> download() override;
+  std::vector<ParticleF64> download_f64() override;
   void set_layout(Layout layout) override;
+  // Through the host (exact records); the buffers are reallocated for the new precision, the memory checked
+  // first (DeviceMemoryError, the state kept).
+  std::size_t set_precision(Precision precision) override;
   void step(const SimParams& params, double time) override;
   // MemorySpace::Device: `out` is a 16-byte-aligned device pointer (e.g. a mapped GL buffer), written
   // asynchronously on stream(). MemorySpace::Host: packed into device scratch, then copied (synchronous).
@@ -41,7 +47,7 @@ class CudaBackend final : public Backend {
   std::unique_ptr<PackTarget> make_pack_target() const override;
   // The fastest pack variant for the current layout, timed once per layout on first use (blocking).
   PackVariant preferred_pack_variant() override;
-  // How many times the pack variants were timed: once per layout at most, which the tests check.
+  // How many times the pack variants were timed: once per layout and precision at most, which the tests check.
   int pack_variant_timings() const { return m_pack_variant_timings; }
   CUstream_st* native_stream() const override { return m_stream.get(); }
   std::vector<KernelTiming> poll_timings() override;
@@ -62,23 +68,30 @@ class CudaBackend final : public Backend {
   std::size_t dropped_timings() const { return m_timings.dropped(); }
 
  private:
-  StateViews state_views() const { return make_state_views(m_layout, m_state.data(), m_n); }
-  StateViews scratch_views(Layout layout) const { return make_state_views(layout, m_scratch.data(), m_n); }
+  StateViews state_views() const { return make_state_views(m_layout, m_precision, m_state.data(), m_n); }
+  StateViews scratch_views(Layout layout) const {
+    return make_state_views(layout, m_precision, m_scratch.data(), m_n);
+  }
+  template <class Real>
+  void upload_records(const std::vector<ParticleRecord<Real>>& particles);
+  template <class Real>
+  std::vector<ParticleRecord<Real>> download_records();
   // Records an event pair around `launch_fn` into the ring.
   template <class Fn>
   void timed(KernelKind kind, Layout layout, double bytes, double interactions, Fn&& launch_fn);
 
   int m_n;
   Layout m_layout;
+  Precision m_precision;
   int m_device;
   DeviceInfo m_info;
   CudaStream m_stream;
-  DeviceBuffer<unsigned char> m_state;    // max_state_bytes(N): any layout fits, in m_layout
+  DeviceBuffer<unsigned char> m_state;    // max_state_bytes(precision, N): any layout fits, in m_layout
   DeviceBuffer<unsigned char> m_scratch;  // same size: conversion target and staging
-  DeviceBuffer<float> m_force_partials;   // all-pairs partial sums (gpu::all_pairs_partial_floats)
+  DeviceBuffer<unsigned char> m_force_partials;  // all-pairs partial sums (AllPairsSchedule::partial_bytes)
   TimingRing m_timings;
   LaunchHold m_hold;  // bench: launches queued behind it start back to back
-  std::array<std::optional<PackVariant>, kLayoutCount> m_fastest_pack{};
+  std::array<std::array<std::optional<PackVariant>, kLayoutCount>, kPrecisionCount> m_fastest_pack{};
   int m_pack_variant_timings = 0;
 };
 

@@ -62,9 +62,9 @@ double measure_copy_gbps(std::size_t bytes, const TimingPlan& plan) {
   return ms > 0 ? 2.0 * static_cast<double>(bytes) / (ms * 1e6) : 0.0;
 }
 
-DeviceMemoryEstimate estimate_device_memory(int particles) {
+DeviceMemoryEstimate estimate_device_memory(int particles, Precision precision) {
   const std::size_t n = particles > 0 ? static_cast<std::size_t>(particles) : 0;
-  const std::size_t state = max_state_bytes(particles > 0 ? particles : 0);
+  const std::size_t state = max_state_bytes(precision, particles > 0 ? particles : 0);
   return {state, kRenderFloatsPerParticle * sizeof(float) * n, state};
 }
 
@@ -109,16 +109,17 @@ std::size_t free_device_memory(int device) {
   return free_bytes;
 }
 
-void check_device_memory(int particles, int device) {
-  const DeviceMemoryEstimate e = estimate_device_memory(particles);
+void check_device_memory(int particles, int device, Precision precision) {
+  const DeviceMemoryEstimate e = estimate_device_memory(particles, precision);
   const std::size_t free_bytes = free_device_memory(device);
   if (e.total() <= free_bytes) return;
-  char line[300];
+  char line[400];
   std::snprintf(
       line, sizeof line,
-      "N = %d particles needs %.0f MiB of device memory (%zu bytes: state + render + scratch) but only "
-      "%.0f MiB (%zu bytes) are free; use a smaller --particles or --backend cpu",
-      particles, e.total() / kMiB, e.total(), free_bytes / kMiB, free_bytes);
+      "N = %d particles in %s needs %.0f MiB of device memory (%zu bytes: state + render + scratch) but only "
+      "%.0f MiB (%zu bytes) are free; use a smaller --particles%s or --backend cpu",
+      particles, std::string(to_string(precision)).c_str(), e.total() / kMiB, e.total(), free_bytes / kMiB,
+      free_bytes, precision == Precision::Fp64 ? ", --precision fp32" : "");
   throw DeviceMemoryError(line);
 }
 

@@ -19,12 +19,13 @@ class DeviceMemoryError : public std::runtime_error {
 
 // Device memory one CudaBackend needs for N particles (plus the viewer's render buffer).
 struct DeviceMemoryEstimate {
-  std::size_t state = 0;    // the largest layout's bytes (max_state_bytes), so switches never reallocate
+  std::size_t state = 0;    // the largest layout's bytes in the precision (max_state_bytes): layout switches
+                            // never reallocate
   std::size_t render = 0;   // the N x 4-float render buffer (owned by the viewer)
   std::size_t scratch = 0;  // as large as the state: conversion target, upload/download, host-pack staging
   std::size_t total() const { return state + render + scratch; }
 };
-DeviceMemoryEstimate estimate_device_memory(int particles);
+DeviceMemoryEstimate estimate_device_memory(int particles, Precision precision = Precision::Fp32);
 
 // "device memory: state X MiB + render Y MiB + scratch Z MiB = T of A MiB free".
 std::string describe_device_memory(const DeviceMemoryEstimate& estimate, std::size_t free_bytes);
@@ -36,7 +37,7 @@ std::string no_device_reason(cudaError_t error);
 std::size_t free_device_memory(int device);
 
 // Throws DeviceMemoryError when the estimate exceeds the free memory of `device`.
-void check_device_memory(int particles, int device);
+void check_device_memory(int particles, int device, Precision precision = Precision::Fp32);
 
 // Name, SMs, memory, driver and CUDA versions, clocks and theoretical peak; copy_peak_gbps measured once per
 // device and process (measure_copy_gbps of two 512 MiB buffers, 5 warm-ups, median of 15). The one device

@@ -1,5 +1,5 @@
 // Diagnostics kernels: kinetic energy, momentum and potential of the device state, every term in double
-// precision from the float state widened exactly as compute_diagnostics does. Each block sums its terms in a
+// precision from the state (fp32 widened exactly, or fp64) as compute_diagnostics does. Each block sums its terms in a
 // fixed tree order and one final block adds the block sums in a fixed order, so results are deterministic.
 #include "kernels/diagnostics.h"
 
@@ -31,7 +31,8 @@ struct alignas(16) BodyD {
   double x, y, z, m;
 };
 
-__device__ inline BodyD widen(Float4 p) {
+template <class Real>
+__device__ inline BodyD widen(Vec4T<Real> p) {
   return {p.x, p.y, p.z, p.w};
 }
 
@@ -44,7 +45,8 @@ __device__ inline double softened_distance_squared(double ax, double ay, double 
 }
 
 // Kinetic energy and momentum of one particle, rounded as on the CPU (m v is exact in double anyway).
-__device__ inline void add_motion(double (&sums)[kSumCount], double m, Vec3 v) {
+template <class Real>
+__device__ inline void add_motion(double (&sums)[kSumCount], double m, Vec3T<Real> v) {
   const double vx = v.x, vy = v.y, vz = v.z;
   const double v2 = __dadd_rn(__dadd_rn(__dmul_rn(vx, vx), __dmul_rn(vy, vy)), __dmul_rn(vz, vz));
   sums[kKinetic] += __dmul_rn(__dmul_rn(0.5, m), v2);
@@ -119,7 +121,7 @@ __global__ void __launch_bounds__(kThreads)
 
 template <class View>
 __global__ void __launch_bounds__(kThreads)
-    attractor_diagnostics_kernel(View view, const __grid_constant__ AttractorSnapshot snapshot, double eps2,
+    attractor_diagnostics_kernel(View view, const __grid_constant__ AttractorSnapshotT<double> snapshot, double eps2,
                                  double* block_sums) {
   double sums[kSumCount] = {};
   const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
@@ -128,7 +130,7 @@ __global__ void __launch_bounds__(kThreads)
     const BodyD p = widen(view.position_mass(i));
     add_motion(sums, p.m, view.velocity(i));
     for (int k = 0; k < snapshot.count; ++k) {
-      const Vec3 a = snapshot.position[k];
+      const Vec3T<double> a = snapshot.position[k];
       const double r2 = softened_distance_squared(p.x, p.y, p.z, a.x, a.y, a.z, eps2);
       sums[kPotential] -= __dmul_rn(p.m, static_cast<double>(snapshot.mass[k])) / sqrt(r2);  // as on the CPU
     }
@@ -195,7 +197,7 @@ Diagnostics all_pairs_diagnostics(const StateViews& state, double softening_squa
   return d;
 }
 
-Diagnostics attractor_diagnostics(const StateViews& state, const AttractorSnapshot& snapshot,
+Diagnostics attractor_diagnostics(const StateViews& state, const AttractorSnapshotT<double>& snapshot,
                                   double softening_squared, cudaStream_t stream) {
   Diagnostics d;
   with_view(state, [&](const auto& view) {

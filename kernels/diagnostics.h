@@ -12,8 +12,9 @@ namespace coalesce::gpu {
 
 // Kinetic energy, momentum and the pair potential sum over i < j of -m_i m_j / sqrt(r^2 + eps^2).
 Diagnostics all_pairs_diagnostics(const StateViews& state, double softening_squared, cudaStream_t stream);
-// Kinetic energy, momentum and the potential of every particle in the attractors at their snapshot positions.
-Diagnostics attractor_diagnostics(const StateViews& state, const AttractorSnapshot& snapshot,
+// Kinetic energy, momentum and the potential of every particle in the attractors at their snapshot positions
+// (the snapshot of the state's precision, widened).
+Diagnostics attractor_diagnostics(const StateViews& state, const AttractorSnapshotT<double>& snapshot,
                                   double softening_squared, cudaStream_t stream);
 
 }  // namespace coalesce::gpu

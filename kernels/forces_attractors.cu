@@ -12,23 +12,25 @@ constexpr int kThreads = 256;
 
 template <class View>
 __global__ void __launch_bounds__(kThreads)
-    attractor_kick_kernel(View view, const __grid_constant__ AttractorSnapshot snapshot, float eps2,
-                          float dt) {
+    attractor_kick_kernel(View view, const __grid_constant__ AttractorSnapshotT<typename View::Scalar> snapshot,
+                          typename View::Scalar eps2, typename View::Scalar dt) {
   const long long index = global_thread_index();
   if (index >= view.n) return;
   const int i = static_cast<int>(index);
-  const Vec3 acc = attractor_acceleration(snapshot, view.position(i), eps2);
+  const auto acc = attractor_acceleration(snapshot, view.position(i), eps2);
   view.set_velocity(i, kick(view.velocity(i), acc, dt));
 }
 
 }  // namespace
 
-void attractor_kick(const StateViews& state, const AttractorSnapshot& snapshot, float softening_squared,
-                    float dt, cudaStream_t stream) {
+void attractor_kick(const StateViews& state, const SimParams& params, double time, cudaStream_t stream) {
   with_view(state, [&](const auto& view) {
     using View = std::decay_t<decltype(view)>;
+    using Real = typename View::Scalar;
+    // Positions computed once per step on the host, exactly as the CPU backend does.
+    const auto snapshot = snapshot_attractors(params.attractors, static_cast<Real>(time));
     launch(attractor_kick_kernel<View>, {view.n, kThreads, kThreads}, stream, view, snapshot,
-           softening_squared, dt);
+           softening_squared<Real>(params), static_cast<Real>(params.dt));
   });
 }
 

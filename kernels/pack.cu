@@ -21,8 +21,8 @@ constexpr int kAttributes = 4;  // x, y, z, speed
 
 // One particle's source values, read the same way by the naive and vector variants and, for SoA and
 // float4, by the tiled variants (their reads are already coalesced).
-template <class View>
-__device__ void read_particle(const View& view, int i, Vec3& p, Vec3& v) {
+template <class View, class Vec>
+__device__ void read_particle(const View& view, int i, Vec& p, Vec& v) {
   p = view.position(i);
   v = view.velocity(i);
 }
@@ -32,20 +32,23 @@ __device__ void read_particle(const View& view, int i, Vec3& p, Vec3& v) {
 // coalesced 16-byte loads (kernels/particle_access.cuh), then each thread picks its fields.
 template <class View>
 struct TileGather {
-  __device__ static void gather(const View& view, long long first, int count, Vec3& p, Vec3& v) {
+  using Vec = Vec3T<typename View::Scalar>;
+  __device__ static void gather(const View& view, long long first, int count, Vec& p, Vec& v) {
     if (static_cast<int>(threadIdx.x) < count)
       read_particle(view, static_cast<int>(first) + threadIdx.x, p, v);
   }
 };
 
-template <>
-struct TileGather<AosView> {
-  __device__ static void gather(const AosView& view, long long first, int count, Vec3& p, Vec3& v) {
-    __shared__ __align__(16) Particle stage[kThreads];
-    AosBlockStage<kThreads>::load(view.particles, first, count, stage);
+template <class Real>
+struct TileGather<LayoutView<Layout::AoS, Real>> {
+  using Vec = Vec3T<Real>;
+  __device__ static void gather(const LayoutView<Layout::AoS, Real>& view, long long first, int count, Vec& p,
+                                Vec& v) {
+    __shared__ __align__(16) ParticleRecord<Real> stage[kThreads];
+    AosBlockStage<kThreads, Real>::load(view.particles, first, count, stage);
     __syncthreads();
     if (static_cast<int>(threadIdx.x) < count) {
-      const Particle& r = stage[threadIdx.x];
+      const ParticleRecord<Real>& r = stage[threadIdx.x];
       p = {r.x, r.y, r.z};
       v = {r.vx, r.vy, r.vz};
     }
@@ -56,22 +59,24 @@ template <class View>
 __global__ void __launch_bounds__(kThreads) pack_naive_kernel(View view, float* out) {
   const long long index = global_thread_index();
   if (index >= view.n) return;
-  Vec3 p, v;
+  Vec3T<typename View::Scalar> p, v;
   read_particle(view, static_cast<int>(index), p, v);
   float* o = out + index * kAttributes;  // four scalar stores, 16 bytes apart across the warp
-  o[0] = p.x;
-  o[1] = p.y;
-  o[2] = p.z;
-  o[3] = speed(v);
+  o[0] = static_cast<float>(p.x);
+  o[1] = static_cast<float>(p.y);
+  o[2] = static_cast<float>(p.z);
+  o[3] = static_cast<float>(speed(v));
 }
 
 template <class View>
 __global__ void __launch_bounds__(kThreads) pack_vector_kernel(View view, Float4* out) {
   const long long index = global_thread_index();
   if (index >= view.n) return;
-  Vec3 p, v;
+  Vec3T<typename View::Scalar> p, v;
   read_particle(view, static_cast<int>(index), p, v);
-  out[index] = {p.x, p.y, p.z, speed(v)};  // one 16-byte store per particle
+  // One 16-byte store per particle.
+  out[index] = {static_cast<float>(p.x), static_cast<float>(p.y), static_cast<float>(p.z),
+                static_cast<float>(speed(v))};
 }
 
 template <int kPitch, class View>
@@ -82,14 +87,14 @@ __global__ void __launch_bounds__(kThreads) pack_tiled_kernel(View view, float* 
   const int warp = threadIdx.x / kTile;
   const int lane = threadIdx.x % kTile;
 
-  Vec3 p{}, v{};
+  Vec3T<typename View::Scalar> p{}, v{};
   TileGather<View>::gather(view, first, count, p, v);
   if (static_cast<int>(threadIdx.x) < count) {
     // Row writes: the 32 lanes of a warp write 32 consecutive words of one row (conflict-free).
-    tile[(0 * 8 + warp) * kPitch + lane] = p.x;
-    tile[(1 * 8 + warp) * kPitch + lane] = p.y;
-    tile[(2 * 8 + warp) * kPitch + lane] = p.z;
-    tile[(3 * 8 + warp) * kPitch + lane] = speed(v);
+    tile[(0 * 8 + warp) * kPitch + lane] = static_cast<float>(p.x);
+    tile[(1 * 8 + warp) * kPitch + lane] = static_cast<float>(p.y);
+    tile[(2 * 8 + warp) * kPitch + lane] = static_cast<float>(p.z);
+    tile[(3 * 8 + warp) * kPitch + lane] = static_cast<float>(speed(v));
   }
   __syncthreads();
 

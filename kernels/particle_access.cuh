@@ -12,25 +12,27 @@ __device__ inline long long global_thread_index() {
 }
 
 // A block's AoS records move between global and shared memory as one contiguous byte range, so every
-// global access is coalesced although each record is 28 bytes. Whole blocks move 16-byte vectors (a block
-// of kThreads records starts on a 16-byte boundary when kThreads is a multiple of 4); the last, partial
-// block moves words. Each thread then reads or writes its own record in shared memory: the word stride 7
-// is odd, so those accesses are free of bank conflicts. `stage` must be 16-byte aligned.
-template <int kThreads>
+// global access is coalesced although each record is 28 (fp32) or 56 (fp64) bytes. Whole blocks move
+// 16-byte vectors (a block of kThreads records starts on a 16-byte boundary when kThreads is a multiple of
+// 4); the last, partial block moves scalars. Each thread then reads or writes its own record in shared
+// memory: the scalar stride 7 is odd, so those accesses are free of bank conflicts. `stage` must be 16-byte
+// aligned.
+template <int kThreads, class Real = float>
 struct AosBlockStage {
   static_assert(kThreads % 4 == 0, "whole blocks must start on a 16-byte boundary");
-  static constexpr int kVectors = kThreads * kFieldsPerParticle / 4;
+  using Record = ParticleRecord<Real>;
+  static constexpr int kVectors = static_cast<int>(kThreads * sizeof(Record) / 16);
   static constexpr int kVectorsPerThread = (kVectors + kThreads - 1) / kThreads;
 
-  __device__ static void load(const Particle* records, long long first, int count, Particle* stage) {
-    copy(reinterpret_cast<const float*>(records + first), reinterpret_cast<float*>(stage), count);
+  __device__ static void load(const Record* records, long long first, int count, Record* stage) {
+    copy(reinterpret_cast<const Real*>(records + first), reinterpret_cast<Real*>(stage), count);
   }
-  __device__ static void store(const Particle* stage, Particle* records, long long first, int count) {
-    copy(reinterpret_cast<const float*>(stage), reinterpret_cast<float*>(records + first), count);
+  __device__ static void store(const Record* stage, Record* records, long long first, int count) {
+    copy(reinterpret_cast<const Real*>(stage), reinterpret_cast<Real*>(records + first), count);
   }
 
  private:
-  __device__ static void copy(const float* from, float* to, int count) {
+  __device__ static void copy(const Real* from, Real* to, int count) {
     if (count == kThreads) {
       const float4* f = reinterpret_cast<const float4*>(from);
       float4* t = reinterpret_cast<float4*>(to);

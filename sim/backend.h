@@ -2,6 +2,7 @@
 // did (time and bytes per kernel) through poll_timings(), which never blocks.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <optional>
 #include <string>
@@ -12,6 +13,7 @@
 #include "sim/kernel_stats.h"
 #include "sim/layout.h"
 #include "sim/particle.h"
+#include "sim/precision.h"
 #include "sim/sim_params.h"
 
 struct CUstream_st;  // cudaStream_t, named without the CUDA headers: sim/ never includes them
@@ -57,15 +59,23 @@ class Backend {
   virtual std::string name() const = 0;  // "cpu (2 threads)", "cuda (NVIDIA H100 ...)"
   virtual int particle_count() const = 0;
   virtual Layout layout() const = 0;
+  virtual Precision precision() const = 0;
   virtual const DeviceInfo& device_info() const = 0;
 
-  // Replaces the state (N x 7 canonical records) and stores it in the current layout.
+  // Replaces the state (N x 7 canonical records) and stores it in the current layout and precision: fp32
+  // records are exact in either precision; fp64 records are rounded to nearest in fp32.
   virtual void upload(const std::vector<Particle>& particles) = 0;
-  // Reads the state back as canonical records, in particle order. Synchronizes.
+  virtual void upload(const std::vector<ParticleF64>& particles) = 0;
+  // Reads the state back as canonical records, in particle order. Synchronizes. download() rounds an fp64
+  // state to float; download_f64() is exact in either precision.
   virtual std::vector<Particle> download() = 0;
+  virtual std::vector<ParticleF64> download_f64() = 0;
 
   // Converts the stored state to `layout` in place; values are preserved bitwise.
   virtual void set_layout(Layout layout) = 0;
+  // Converts the stored state to `precision` in place: fp32 -> fp64 is exact, fp64 -> fp32 rounds to
+  // nearest. Returns how many stored values changed by rounding (0: the state was kept exactly).
+  virtual std::size_t set_precision(Precision precision) = 0;
 
   // One symplectic Euler step at simulation time `time`: forces (kick), then integrate (drift).
   virtual void step(const SimParams& params, double time) = 0;

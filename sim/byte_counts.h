@@ -10,6 +10,7 @@
 
 #include "sim/kernel_stats.h"
 #include "sim/layout.h"
+#include "sim/layout_storage.h"
 #include "sim/particle.h"
 
 namespace coalesce {
@@ -57,12 +58,10 @@ constexpr std::string_view interactions_label(KernelKind kind, Solver solver) {
   return solver == Solver::AllPairs ? "N^2" : "N x k";
 }
 
-// A conversion reads the source's whole record and writes the destination's.
-constexpr ByteFormula convert_byte_formula(Layout from, Layout to) {
-  const LayoutInfo& source = layout_info(from);
-  const LayoutInfo& target = layout_info(to);
-  return {{{{source.name, "record read", source.record_bytes},
-            {target.name, "record write", target.record_bytes}}},
+// A conversion reads the source's whole record and writes the destination's, both in `precision`.
+constexpr ByteFormula convert_byte_formula(Layout from, Layout to, Precision precision = Precision::Fp32) {
+  return {{{{layout_info(from).name, "record read", layout_bytes(from, precision).record},
+            {layout_info(to).name, "record write", layout_bytes(to, precision).record}}},
           2,
           {}};
 }
@@ -70,14 +69,17 @@ constexpr ByteFormula convert_byte_formula(Layout from, Layout to) {
 // The formula of one kernel in one layout. Forces, all-pairs: the N^2 re-reads of the other bodies are
 // cache/shared-memory traffic and are counted as interactions, not bytes. Convert here is a conversion
 // from and to `layout`; for two different layouts use convert_byte_formula.
-constexpr ByteFormula kernel_byte_formula(KernelKind kind, Layout layout, Solver solver) {
-  const LayoutInfo& row = layout_info(layout);
-  const int v = row.vec3_bytes;
+// Every byte count is sizeof of the view's storage in `precision` (sim/layout_views.h); the pack writes
+// floats in every precision (the render buffer).
+constexpr ByteFormula kernel_byte_formula(KernelKind kind, Layout layout, Solver solver,
+                                          Precision precision = Precision::Fp32) {
+  const LayoutBytes row = layout_bytes(layout, precision);
+  const int v = row.vec3;
   const std::string_view label = interactions_label(kind, solver);
   switch (kind) {
     case KernelKind::Forces:
       if (solver == Solver::AllPairs)
-        return {{{{"", "pos+mass read", row.position_mass_bytes}, {"", "vel read", v}, {"", "vel write", v}}},
+        return {{{{"", "pos+mass read", row.position_mass}, {"", "vel read", v}, {"", "vel write", v}}},
                 3,
                 label};
       return {{{{"", "pos read", v}, {"", "vel read", v}, {"", "vel write", v}}}, 3, label};
@@ -90,24 +92,25 @@ constexpr ByteFormula kernel_byte_formula(KernelKind kind, Layout layout, Solver
               3,
               label};
     case KernelKind::Convert:
-      return convert_byte_formula(layout, layout);
+      return convert_byte_formula(layout, layout, precision);
   }
   return {};
 }
 
-constexpr double bytes_moved(KernelKind kind, Layout layout, Solver solver, int n) {
-  return kernel_byte_formula(kind, layout, solver).bytes(n);
+constexpr double bytes_moved(KernelKind kind, Layout layout, Solver solver, int n,
+                             Precision precision = Precision::Fp32) {
+  return kernel_byte_formula(kind, layout, solver, precision).bytes(n);
 }
 
-constexpr double convert_bytes(Layout from, Layout to, int n) {
-  return convert_byte_formula(from, to).bytes(n);
+constexpr double convert_bytes(Layout from, Layout to, int n, Precision precision = Precision::Fp32) {
+  return convert_byte_formula(from, to, precision).bytes(n);
 }
 
 // What the Convert row means when the source layout is not at hand (the panel): the records per layout.
-inline std::string convert_formula_summary() {
+inline std::string convert_formula_summary(Precision precision = Precision::Fp32) {
   std::string out = "N x (source record read + destination record write); records:";
   for (const LayoutInfo& row : kLayoutTable)
-    out += " " + std::string(row.name) + " " + std::to_string(row.record_bytes) + " B";
+    out += " " + std::string(row.name) + " " + std::to_string(layout_bytes(row.layout, precision).record) + " B";
   return out;
 }
 

@@ -1,4 +1,4 @@
-// The CPU reference backend: all three layouts, both solvers, multi-threaded over particle ranges.
+// The CPU reference backend: every layout and precision, both solvers, multi-threaded over particle ranges.
 #pragma once
 
 #include <chrono>
@@ -14,16 +14,20 @@ namespace coalesce {
 class CpuBackend final : public Backend {
  public:
   // threads == 0: std::thread::hardware_concurrency(). Throws std::invalid_argument for particles <= 0.
-  CpuBackend(int particles, Layout layout, int threads = 0);
+  CpuBackend(int particles, Layout layout, int threads = 0, Precision precision = Precision::Fp32);
 
   std::string name() const override;
   int particle_count() const override { return m_n; }
   Layout layout() const override { return m_layout; }
+  Precision precision() const override { return m_precision; }
   const DeviceInfo& device_info() const override { return m_info; }
 
   void upload(const std::vector<Particle>& particles) override;
+  void upload(const std::vector<ParticleF64>& particles) override;
   std::vector<Particle> download() override;
+  std::vector<ParticleF64> download_f64() override;
   void set_layout(Layout layout) override;
+  std::size_t set_precision(Precision precision) override;
   void step(const SimParams& params, double time) override;
   // Host memory only: MemorySpace::Device throws std::invalid_argument. All variants give identical output.
   void pack(PackVariant variant, float* out, MemorySpace space) override;
@@ -43,16 +47,20 @@ class CpuBackend final : public Backend {
 
  private:
   // The state buffer in m_layout, the same storage and views the CUDA backend uses (sim/layout_storage.h).
-  StateViews state() { return make_state_views(m_layout, m_state.data(), m_n); }
-  void store(const std::vector<Particle>& particles);  // into a fresh buffer sized for m_layout
+  StateViews state() { return make_state_views(m_layout, m_precision, m_state.data(), m_n); }
+  template <class Real>
+  void store(const std::vector<ParticleRecord<Real>>& particles);  // into a fresh buffer for the format
+  template <class Real>
+  std::vector<ParticleRecord<Real>> load();
   void record(KernelKind kind, std::chrono::steady_clock::time_point start, double bytes,
               double interactions);
 
   int m_n;
   Layout m_layout;
+  Precision m_precision;
   ThreadPool m_pool;
   DeviceInfo m_info;
-  std::vector<Float4> m_state;  // state_bytes(m_layout, m_n) bytes; Float4 elements keep it 16-byte aligned
+  std::vector<Double4> m_state;  // state_bytes(m_layout, m_precision, m_n) bytes, 32-byte aligned elements
   std::vector<KernelTiming> m_timings;
 };
 

@@ -12,14 +12,15 @@ namespace {
 
 // Rows i in [begin, end) of the upper triangle; partial sums per row keep the result thread-count
 // independent.
-void pair_potential_rows(const std::vector<Particle>& ps, double eps2, int begin, int end,
+template <class Record>
+void pair_potential_rows(const std::vector<Record>& ps, double eps2, int begin, int end,
                          std::vector<double>& row) {
   const int n = static_cast<int>(ps.size());
   for (int i = begin; i < end; ++i) {
-    const Particle& a = ps[static_cast<std::size_t>(i)];
+    const Record& a = ps[static_cast<std::size_t>(i)];
     double sum = 0;
     for (int j = i + 1; j < n; ++j) {
-      const Particle& b = ps[static_cast<std::size_t>(j)];
+      const Record& b = ps[static_cast<std::size_t>(j)];
       const double dx = static_cast<double>(b.x) - a.x, dy = static_cast<double>(b.y) - a.y,
                    dz = static_cast<double>(b.z) - a.z;
       sum += static_cast<double>(b.mass) / std::sqrt(dx * dx + dy * dy + dz * dz + eps2);
@@ -28,16 +29,17 @@ void pair_potential_rows(const std::vector<Particle>& ps, double eps2, int begin
   }
 }
 
-// Attractors where the step puts them (snapshot_attractors: float positions at float time), so the energy
+// Attractors where the step puts them (snapshot_attractors: Real positions at Real time), so the energy
 // is that of the system simulated, and the CUDA backend's diagnostics match it term for term.
-double attractor_potential(const std::vector<Particle>& ps, const SimParams& params, double time,
+template <class Real>
+double attractor_potential(const std::vector<ParticleRecord<Real>>& ps, const SimParams& params, double time,
                            double eps2) {
-  const AttractorSnapshot snapshot = snapshot_attractors(params.attractors, static_cast<float>(time));
+  const auto snapshot = snapshot_attractors(params.attractors, static_cast<Real>(time));
   double total = 0;
   for (int k = 0; k < snapshot.count; ++k) {
     const double cx = snapshot.position[k].x, cy = snapshot.position[k].y, cz = snapshot.position[k].z;
     const double mass = snapshot.mass[k];
-    for (const Particle& p : ps) {
+    for (const auto& p : ps) {
       const double dx = p.x - cx, dy = p.y - cy, dz = p.z - cz;
       total -= static_cast<double>(p.mass) * mass / std::sqrt(dx * dx + dy * dy + dz * dz + eps2);
     }
@@ -45,12 +47,11 @@ double attractor_potential(const std::vector<Particle>& ps, const SimParams& par
   return total;
 }
 
-}  // namespace
-
-Diagnostics compute_diagnostics(const std::vector<Particle>& particles, const SimParams& params,
-                                double time) {
+template <class Real>
+Diagnostics diagnostics_of(const std::vector<ParticleRecord<Real>>& particles, const SimParams& params,
+                           double time) {
   Diagnostics d;
-  for (const Particle& p : particles) {
+  for (const auto& p : particles) {
     const double m = p.mass, vx = p.vx, vy = p.vy, vz = p.vz;
     d.kinetic_energy += 0.5 * m * (vx * vx + vy * vy + vz * vz);
     d.momentum.x += m * vx;
@@ -76,6 +77,16 @@ Diagnostics compute_diagnostics(const std::vector<Particle>& particles, const Si
   }
   d.total_energy = d.kinetic_energy + d.potential_energy;
   return d;
+}
+
+}  // namespace
+
+Diagnostics compute_diagnostics(const std::vector<Particle>& particles, const SimParams& params, double time) {
+  return diagnostics_of(particles, params, time);
+}
+Diagnostics compute_diagnostics(const std::vector<ParticleF64>& particles, const SimParams& params,
+                                double time) {
+  return diagnostics_of(particles, params, time);
 }
 
 }  // namespace coalesce

@@ -20,7 +20,9 @@ struct Diagnostics {
   Vec3d momentum{0, 0, 0};      // sum m v
 };
 
-// The all-pairs potential is O(N^2) and runs on all hardware threads; time matters only for attractors.
+// The all-pairs potential is O(N^2) and runs on all hardware threads; time matters only for attractors,
+// whose positions are taken in the records' precision, as the step of that precision puts them.
 Diagnostics compute_diagnostics(const std::vector<Particle>& particles, const SimParams& params, double time);
+Diagnostics compute_diagnostics(const std::vector<ParticleF64>& particles, const SimParams& params, double time);
 
 }  // namespace coalesce

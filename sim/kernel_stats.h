@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "sim/layout.h"
+#include "sim/precision.h"
 
 namespace coalesce {
 
@@ -25,6 +26,7 @@ struct KernelTiming {
   double milliseconds;
   double bytes;         // bytes the kernel must move: each input read once, each output written once
   double interactions;  // body-body (or body-attractor) interactions; 0 where it does not apply
+  Precision precision = Precision::Fp32;  // of the state the kernel read and wrote
 
   double gigabytes_per_second() const { return milliseconds > 0 ? bytes / (milliseconds * 1e6) : 0.0; }
   double interactions_per_second() const { return milliseconds > 0 ? interactions / (milliseconds * 1e-3) : 0.0; }

@@ -1,7 +1,7 @@
-// The particle layouts as one table (name, viewer key, record size, byte-formula inputs), the pack
-// (transpose) variants and the solvers. The number of layouts, the CLI choices and the viewer keys all
-// come from kLayoutTable; a new layout is one row here plus its view in sim/layout_views.h
-// (docs/architecture.md, "Adding a layout").
+// The particle layouts as one table (name, viewer key, colour), the pack (transpose) variants and the
+// solvers. The number of layouts, the CLI choices and the viewer keys all come from kLayoutTable; a new
+// layout is one row here plus its view in sim/layout_views.h, which states its bytes by sizeof
+// (docs/architecture.md, "Adding a layout"). Precision is the other axis (sim/precision.h).
 #pragma once
 
 #include <array>
@@ -18,18 +18,15 @@ struct LayoutInfo {
   Layout layout;
   std::string_view name;    // as the CLI, the panel and the JSON spell it
   char key;                 // the viewer key that switches to it (a digit: GLFW key codes are ASCII)
-  int record_bytes;         // one particle's whole stored state, as a conversion reads or writes it
-  int vec3_bytes;           // position or velocity alone, as a kernel must move it
-  int position_mass_bytes;  // position + mass, as the force kernel loads it
   unsigned colour;          // 0xRRGGBB, the layout's colour wherever a chart tells layouts apart (bench --plot)
 };
 
-// AoS/SoA move exactly the floats they use; float4 moves whole 16-byte vectors (the unused vel.w included).
+// float4 is the vector layout: float4 in fp32, double4_32a in fp64 (sim/layout_views.h).
 // Colours: Okabe-Ito orange, blue and bluish green, told apart with any colour vision.
 inline constexpr LayoutInfo kLayoutTable[] = {
-    {Layout::AoS, "aos", '1', 28, 12, 16, 0xE69F00},
-    {Layout::SoA, "soa", '2', 28, 12, 16, 0x0072B2},
-    {Layout::Float4, "float4", '3', 32, 16, 16, 0x009E73},
+    {Layout::AoS, "aos", '1', 0xE69F00},
+    {Layout::SoA, "soa", '2', 0x0072B2},
+    {Layout::Float4, "float4", '3', 0x009E73},
 };
 inline constexpr std::size_t kLayoutCount = std::size(kLayoutTable);
 

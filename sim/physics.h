@@ -1,5 +1,6 @@
-// The physics, written once: force law, attractor orbits and the symplectic Euler step, shared by the
-// CPU backend and the CUDA kernels so that the CPU path is the reference the GPU is tested against.
+// The physics, written once for every precision: force law, attractor orbits and the symplectic Euler
+// step, shared by the CPU backend and the CUDA kernels so that the CPU path is the reference the GPU is
+// tested against.
 #pragma once
 
 #include <cmath>
@@ -10,7 +11,7 @@ namespace coalesce {
 
 constexpr int kMaxAttractors = 16;
 
-// A massive point, fixed (orbit_radius == 0) or circling `center` in the xy plane.
+// A massive point, fixed (orbit_radius == 0) or circling `center` in the xy plane. Scene parameters: float.
 struct Attractor {
   Vec3 center;
   float mass;
@@ -24,6 +25,8 @@ struct AttractorSet {
   int count;
 };
 
+// 1 / sqrt(x) for x > 0 (r^2 + eps^2: never 0, never subnormal, never infinite). fp32 on the device is the
+// hardware's MUFU.RSQ (rsqrtf); fp64 has only a hardware seed, refined below (docs/kernels.md, "fp64").
 HOST_DEVICE inline float reciprocal_sqrt(float x) {
 #if defined(__CUDA_ARCH__)
   return rsqrtf(x);
@@ -32,36 +35,63 @@ HOST_DEVICE inline float reciprocal_sqrt(float x) {
 #endif
 }
 
+HOST_DEVICE inline double reciprocal_sqrt(double x) {
+#if defined(__CUDA_ARCH__)
+  // MUFU.RSQ64H's seed y (about 2^-22 relative error, measured by tests/kernels/rsqrt_test), then one
+  // third-order Newton step: with e = 1 - x y^2, 1/sqrt(x) = y (1 - e)^(-1/2) = y (1 + e/2 + 3e^2/8 + ...),
+  // so the error falls to about (5/16) e^3, below double rounding. No special cases: x is positive and normal.
+  double y;
+  asm("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(x));
+  const double e = fma(-x * y, y, 1.0);
+  return fma(y * e, fma(0.375, e, 0.5), y);
+#else
+  return 1.0 / std::sqrt(x);
+#endif
+}
+
 // Adds the Plummer-softened acceleration on a body at `ri` due to mass `mj` at `rj` (G = 1),
 // m_j (r_j - r_i) / (|r_j - r_i|^2 + eps^2)^{3/2}, to `acc`, in the same operation order on host and device
 // (the all-pairs inner loop). A body exerts no force on itself (d = 0).
-HOST_DEVICE inline void accumulate_pair(Vec3& acc, Vec3 ri, Vec3 rj, float mj, float softening_squared) {
-  const float dx = rj.x - ri.x, dy = rj.y - ri.y, dz = rj.z - ri.z;
-  // Softening first: on the GPU r^2 is then three chained FMAs (the all-pairs inner loop's FP32 budget).
-  const float r2 = softening_squared + dx * dx + dy * dy + dz * dz;
-  const float inv_r = reciprocal_sqrt(r2);
-  const float s = mj * inv_r * inv_r * inv_r;
+template <class Real>
+HOST_DEVICE inline void accumulate_pair(Vec3T<Real>& acc, Vec3T<Real> ri, Vec3T<Real> rj, Real mj,
+                                        Real softening_squared) {
+  const Real dx = rj.x - ri.x, dy = rj.y - ri.y, dz = rj.z - ri.z;
+  // Softening first: on the GPU r^2 is then three chained FMAs (the all-pairs inner loop's budget).
+  const Real r2 = softening_squared + dx * dx + dy * dy + dz * dz;
+  const Real inv_r = reciprocal_sqrt(r2);
+  const Real s = mj * inv_r * inv_r * inv_r;
   acc.x += dx * s;
   acc.y += dy * s;
   acc.z += dz * s;
 }
 
-HOST_DEVICE inline Vec3 attractor_position(const Attractor& a, float time) {
-  if (a.orbit_radius == 0.0f) return a.center;
-  const float angle = a.phase + a.angular_speed * time;
-  return {a.center.x + a.orbit_radius * std::cos(angle), a.center.y + a.orbit_radius * std::sin(angle),
-          a.center.z};
+HOST_DEVICE inline float cosine(float a) { return std::cos(a); }
+HOST_DEVICE inline double cosine(double a) { return std::cos(a); }
+HOST_DEVICE inline float sine(float a) { return std::sin(a); }
+HOST_DEVICE inline double sine(double a) { return std::sin(a); }
+
+// Where attractor `a` is at `time`, in the state's precision.
+template <class Real>
+HOST_DEVICE inline Vec3T<Real> attractor_position(const Attractor& a, Real time) {
+  const Vec3T<Real> center{a.center.x, a.center.y, a.center.z};
+  if (a.orbit_radius == 0.0f) return center;
+  const Real angle = Real(a.phase) + Real(a.angular_speed) * time;
+  return {center.x + Real(a.orbit_radius) * cosine(angle), center.y + Real(a.orbit_radius) * sine(angle),
+          center.z};
 }
 
 // Attractor positions at `time`, computed once per step rather than per particle.
-struct AttractorSnapshot {
-  Vec3 position[kMaxAttractors];
-  float mass[kMaxAttractors];
+template <class Real>
+struct AttractorSnapshotT {
+  Vec3T<Real> position[kMaxAttractors];
+  Real mass[kMaxAttractors];
   int count;
 };
+using AttractorSnapshot = AttractorSnapshotT<float>;
 
-inline AttractorSnapshot snapshot_attractors(const AttractorSet& set, float time) {
-  AttractorSnapshot s{};
+template <class Real>
+inline AttractorSnapshotT<Real> snapshot_attractors(const AttractorSet& set, Real time) {
+  AttractorSnapshotT<Real> s{};
   s.count = set.count;
   for (int k = 0; k < set.count; ++k) {
     s.position[k] = attractor_position(set.items[k], time);
@@ -70,22 +100,49 @@ inline AttractorSnapshot snapshot_attractors(const AttractorSet& set, float time
   return s;
 }
 
-HOST_DEVICE inline Vec3 attractor_acceleration(const AttractorSnapshot& s, Vec3 r, float softening_squared) {
-  Vec3 acc{0.0f, 0.0f, 0.0f};
+// The same snapshot in double (exact), for the double-precision diagnostics.
+template <class Real>
+inline AttractorSnapshotT<double> widened(const AttractorSnapshotT<Real>& s) {
+  AttractorSnapshotT<double> out{};
+  out.count = s.count;
+  for (int k = 0; k < s.count; ++k) {
+    out.position[k] = {s.position[k].x, s.position[k].y, s.position[k].z};
+    out.mass[k] = s.mass[k];
+  }
+  return out;
+}
+
+template <class Real>
+HOST_DEVICE inline Vec3T<Real> attractor_acceleration(const AttractorSnapshotT<Real>& s, Vec3T<Real> r,
+                                                      Real softening_squared) {
+  Vec3T<Real> acc{Real(0), Real(0), Real(0)};
   for (int k = 0; k < s.count; ++k) accumulate_pair(acc, r, s.position[k], s.mass[k], softening_squared);
   return acc;
 }
 
 // Symplectic Euler: kick (v += a dt), then drift (x += v dt) with the new velocity.
-HOST_DEVICE inline Vec3 kick(Vec3 v, Vec3 a, float dt) { return {v.x + a.x * dt, v.y + a.y * dt, v.z + a.z * dt}; }
-HOST_DEVICE inline Vec3 drift(Vec3 x, Vec3 v, float dt) { return {x.x + v.x * dt, x.y + v.y * dt, x.z + v.z * dt}; }
+template <class Real>
+HOST_DEVICE inline Vec3T<Real> kick(Vec3T<Real> v, Vec3T<Real> a, Real dt) {
+  return {v.x + a.x * dt, v.y + a.y * dt, v.z + a.z * dt};
+}
+template <class Real>
+HOST_DEVICE inline Vec3T<Real> drift(Vec3T<Real> x, Vec3T<Real> v, Real dt) {
+  return {x.x + v.x * dt, x.y + v.y * dt, x.z + v.z * dt};
+}
 
-HOST_DEVICE inline float speed(Vec3 v) {
+HOST_DEVICE inline float square_root(float x) {
 #if defined(__CUDA_ARCH__)
-  return sqrtf(dot(v, v));
+  return sqrtf(x);
 #else
-  return std::sqrt(dot(v, v));
+  return std::sqrt(x);
 #endif
+}
+HOST_DEVICE inline double square_root(double x) { return std::sqrt(x); }
+
+// |v|, in the state's precision: the pack writes it as a float.
+template <class Real>
+HOST_DEVICE inline Real speed(Vec3T<Real> v) {
+  return square_root(dot(v, v));
 }
 
 }  // namespace coalesce

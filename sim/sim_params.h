@@ -17,6 +17,12 @@ struct SimParams {
   float softening_squared() const { return softening * softening; }
 };
 
+// eps^2 in the state's precision: the scene's float softening, squared in Real (exact input, one rounding).
+template <class Real>
+Real softening_squared(const SimParams& params) {
+  return static_cast<Real>(params.softening) * static_cast<Real>(params.softening);
+}
+
 // Simulation time is step * dt, recomputed rather than accumulated so every backend agrees on it.
 struct SimClock {
   std::uint64_t step = 0;

@@ -21,7 +21,8 @@ TEST(CudaDevice, EstimateCountsStateRenderAndScratch) {
   const int n = rng.uniform_int(1, 1 << 20);
   std::size_t largest_record = 0;
   for (const LayoutInfo& row : kLayoutTable)
-    largest_record = std::max(largest_record, static_cast<std::size_t>(row.record_bytes));
+    largest_record =
+        std::max(largest_record, static_cast<std::size_t>(layout_bytes(row.layout, Precision::Fp32).record));
   const DeviceMemoryEstimate e = estimate_device_memory(n);
   EXPECT_EQ(e.state, largest_record * n) << "the state holds any layout, so a switch never reallocates";
   EXPECT_EQ(e.render, kRenderFloatsPerParticle * sizeof(float) * n) << "x, y, z, speed per particle";

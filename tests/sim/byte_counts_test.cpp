@@ -50,32 +50,57 @@ ParsedFormula parse(const std::string& text, Expect&& expect) {
   return parsed;
 }
 
-// What each named term must weigh, from the layout table alone.
-double expected_term(const LayoutInfo& row, const std::string& what) {
-  if (what == "pos+mass read") return row.position_mass_bytes;
-  if (what == "pos read" || what == "vel read" || what == "pos write" || what == "vel write")
-    return row.vec3_bytes;
+// What the layouts store, stated here from their definitions rather than read from the code: s bytes per
+// scalar; AoS and SoA hold 7 scalars per particle and move 3 (a vector) or 4 (position + mass); the vector
+// layout holds two 4-scalar vectors and moves whole ones.
+struct Expected {
+  int record, vec3, position_mass;
+};
+Expected expected_bytes(Layout layout, Precision precision) {
+  const int s = precision == Precision::Fp32 ? 4 : 8;
+  if (layout == Layout::Float4) return {8 * s, 4 * s, 4 * s};
+  return {7 * s, 3 * s, 4 * s};
+}
+
+// What each named term must weigh.
+double expected_term(const LayoutInfo& row, Precision precision, const std::string& what) {
+  const Expected e = expected_bytes(row.layout, precision);
+  if (what == "pos+mass read") return e.position_mass;
+  if (what == "pos read" || what == "vel read" || what == "pos write" || what == "vel write") return e.vec3;
   if (what == "x,y,z,speed write") return 4 * sizeof(float);
   for (const LayoutInfo& r : kLayoutTable)
     if (what == std::string(r.name) + " record read" || what == std::string(r.name) + " record write")
-      return r.record_bytes;
+      return expected_bytes(r.layout, precision).record;
   ADD_FAILURE() << "unknown term '" << what << "'";
   return -1;
+}
+
+TEST(ByteCounts, TheViewsStoreWhatTheLayoutsDefine) {
+  for (const PrecisionInfo& p : kPrecisionTable)
+    for (const LayoutInfo& row : kLayoutTable) {
+      const Expected e = expected_bytes(row.layout, p.precision);
+      const LayoutBytes got = layout_bytes(row.layout, p.precision);
+      EXPECT_EQ(got.record, e.record) << row.name << " " << p.name;
+      EXPECT_EQ(got.vec3, e.vec3) << row.name << " " << p.name;
+      EXPECT_EQ(got.position_mass, e.position_mass) << row.name << " " << p.name;
+    }
 }
 
 TEST(ByteCounts, RenderedTextMatchesTheCountedBytes) {
   testing::TestRng rng;
   const int n = rng.uniform_int(1, 1 << 26);
   const int attractors = rng.uniform_int(1, 16);
+  for (const PrecisionInfo& p : kPrecisionTable) {
   for (const LayoutInfo& row : kLayoutTable) {
     for (KernelKind kind : kKernels) {
       for (Solver solver : kSolvers) {
-        const std::string text = kernel_byte_formula(kind, row.layout, solver).text();
-        SCOPED_TRACE(std::string(row.name) + " " + std::string(to_string(kind)) + ": " + text);
+        const std::string text = kernel_byte_formula(kind, row.layout, solver, p.precision).text();
+        SCOPED_TRACE(std::string(row.name) + " " + std::string(p.name) + " " + std::string(to_string(kind)) +
+                     ": " + text);
         const ParsedFormula parsed =
-            parse(text, [&](const std::string& what) { return expected_term(row, what); });
+            parse(text, [&](const std::string& what) { return expected_term(row, p.precision, what); });
         EXPECT_EQ(parsed.term_sum, parsed.stated_total);
-        EXPECT_EQ(parsed.stated_total * n, bytes_moved(kind, row.layout, solver, n));
+        EXPECT_EQ(parsed.stated_total * n, bytes_moved(kind, row.layout, solver, n, p.precision));
         const double count = interactions(kind, solver, n, attractors);
         if (parsed.interactions == "N^2")
           EXPECT_EQ(count, static_cast<double>(n) * n);
@@ -86,6 +111,7 @@ TEST(ByteCounts, RenderedTextMatchesTheCountedBytes) {
       }
     }
   }
+  }
 }
 
 TEST(ByteCounts, ConversionTextMatchesItsBytes) {
@@ -93,22 +119,25 @@ TEST(ByteCounts, ConversionTextMatchesItsBytes) {
   const int n = rng.uniform_int(1, 1 << 26);
   const Layout from = testing::random_layout(rng);
   const Layout to = testing::random_layout(rng);
-  const std::string text = convert_byte_formula(from, to).text();
+  const Precision precision = kAllPrecisions[static_cast<std::size_t>(rng.uniform_int(0, kPrecisionCount - 1))];
+  const std::string text = convert_byte_formula(from, to, precision).text();
   const ParsedFormula parsed = parse(text, [&](const std::string& what) {
     const bool read = what.find(" read") != std::string::npos;
     EXPECT_EQ(what,
               std::string(layout_info(read ? from : to).name) + (read ? " record read" : " record write"));
-    return expected_term(layout_info(from), what);
+    return expected_term(layout_info(from), precision, what);
   });
   EXPECT_EQ(parsed.term_sum, parsed.stated_total) << text;
-  EXPECT_EQ(parsed.stated_total * n, convert_bytes(from, to, n)) << text;
-  EXPECT_EQ(convert_bytes(from, to, n),
-            static_cast<double>(n) * (layout_info(from).record_bytes + layout_info(to).record_bytes));
+  EXPECT_EQ(parsed.stated_total * n, convert_bytes(from, to, n, precision)) << text;
+  EXPECT_EQ(convert_bytes(from, to, n, precision),
+            static_cast<double>(n) *
+                (expected_bytes(from, precision).record + expected_bytes(to, precision).record));
   // The panel's summary names every layout's record size.
   for (const LayoutInfo& row : kLayoutTable)
-    EXPECT_NE(
-        convert_formula_summary().find(std::string(row.name) + " " + std::to_string(row.record_bytes) + " B"),
-        std::string::npos);
+    EXPECT_NE(convert_formula_summary(precision).find(std::string(row.name) + " " +
+                                                      std::to_string(expected_bytes(row.layout, precision).record) +
+                                                      " B"),
+              std::string::npos);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "sim/layout.h"
@@ -40,30 +41,45 @@ TEST(LayoutTable, DerivedStringsListEveryRow) {
   EXPECT_FALSE(layout_for_key('0').has_value());
 }
 
-// Records stored through any layout's view come back bit for bit, the buffer is the size the table says,
-// and the largest layout fits any.
+// Records stored through any layout's view, in either precision, come back bit for bit, the buffer is the
+// size the table says, and the largest layout fits any. fp64 stores doubles that float cannot hold.
 TEST(LayoutStorage, EveryViewRoundTripsRecords) {
   testing::TestRng rng;
   const int n = rng.uniform_int(1, 3000);
   const std::vector<Particle> state = testing::random_particles(rng, n);
-  for (const LayoutInfo& row : kLayoutTable) {
-    EXPECT_EQ(state_bytes(row.layout, n), static_cast<std::size_t>(row.record_bytes) * n) << row.name;
-    EXPECT_GE(max_state_bytes(n), state_bytes(row.layout, n));
-    std::vector<Float4> buffer((state_bytes(row.layout, n) + sizeof(Float4) - 1) / sizeof(Float4));
-    std::memset(buffer.data(), 0xFF,
-                buffer.size() * sizeof(Float4));  // NaN poison: every field must be written
-    std::vector<Particle> back(static_cast<std::size_t>(n));
-    with_view(make_state_views(row.layout, buffer.data(), n), [&](const auto& view) {
-      EXPECT_EQ(view.kLayout, row.layout);
-      for (int i = 0; i < n; ++i) view.store(i, state[static_cast<std::size_t>(i)]);
-      for (int i = 0; i < n; ++i) back[static_cast<std::size_t>(i)] = load_particle(view, i);
-      const int i = rng.uniform_int(0, n - 1);
-      const Vec3 p = view.position(i), v = view.velocity(i);
-      const Particle& s = state[static_cast<std::size_t>(i)];
-      EXPECT_TRUE(p.x == s.x && p.y == s.y && p.z == s.z && v.x == s.vx && v.y == s.vy && v.z == s.vz &&
-                  view.mass(i) == s.mass);
-    });
-    EXPECT_TRUE(testing::bitwise_equal(back, state)) << row.name;
+  std::vector<ParticleF64> wide(state.size());
+  for (std::size_t i = 0; i < state.size(); ++i) {
+    wide[i] = record_cast<double>(state[i]);
+    wide[i].x += wide[i].x * 0x1p-40;  // below float's precision: lost by any float on the way
+  }
+  for (const PrecisionInfo& prec : kPrecisionTable) {
+    for (const LayoutInfo& row : kLayoutTable) {
+      SCOPED_TRACE(std::string(row.name) + " " + std::string(prec.name));
+      EXPECT_EQ(state_bytes(row.layout, prec.precision, n),
+                static_cast<std::size_t>(layout_bytes(row.layout, prec.precision).record) * n);
+      EXPECT_GE(max_state_bytes(prec.precision, n), state_bytes(row.layout, prec.precision, n));
+      std::vector<Double4> buffer((state_bytes(row.layout, prec.precision, n) + sizeof(Double4) - 1) /
+                                  sizeof(Double4));
+      std::memset(buffer.data(), 0xFF, buffer.size() * sizeof(Double4));  // NaN poison: every field written
+      bool exact = true;
+      with_view(make_state_views(row.layout, prec.precision, buffer.data(), n), [&](const auto& view) {
+        using Real = typename std::decay_t<decltype(view)>::Scalar;
+        EXPECT_EQ(view.kLayout, row.layout);
+        std::vector<ParticleRecord<Real>> in(state.size());
+        for (std::size_t i = 0; i < in.size(); ++i)
+          in[i] = sizeof(Real) == 8 ? record_cast<Real>(wide[i]) : record_cast<Real>(state[i]);
+        for (int i = 0; i < n; ++i) view.store(i, in[static_cast<std::size_t>(i)]);
+        std::vector<ParticleRecord<Real>> back(in.size());
+        for (int i = 0; i < n; ++i) back[static_cast<std::size_t>(i)] = load_particle(view, i);
+        exact = testing::bitwise_equal(back, in);
+        const int i = rng.uniform_int(0, n - 1);
+        const auto p = view.position(i), v = view.velocity(i);
+        const ParticleRecord<Real>& s = in[static_cast<std::size_t>(i)];
+        EXPECT_TRUE(p.x == s.x && p.y == s.y && p.z == s.z && v.x == s.vx && v.y == s.vy && v.z == s.vz &&
+                    view.mass(i) == s.mass);
+      });
+      EXPECT_TRUE(exact);
+    }
   }
 }
 

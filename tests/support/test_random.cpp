@@ -70,4 +70,8 @@ bool bitwise_equal(const std::vector<Particle>& a, const std::vector<Particle>& 
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(Particle)) == 0;
 }
 
+bool bitwise_equal(const std::vector<ParticleF64>& a, const std::vector<ParticleF64>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(ParticleF64)) == 0;
+}
+
 }  // namespace coalesce::testing

@@ -48,5 +48,6 @@ double relative_error(const std::vector<Particle>& a, const std::vector<Particle
 
 // True when the two states are equal bit for bit (NaN payloads included).
 bool bitwise_equal(const std::vector<Particle>& a, const std::vector<Particle>& b);
+bool bitwise_equal(const std::vector<ParticleF64>& a, const std::vector<ParticleF64>& b);
 
 }  // namespace coalesce::testing
