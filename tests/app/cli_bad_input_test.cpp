@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <fstream>
 #include <limits>
 #include <string>
@@ -100,9 +101,9 @@ TEST(CliBadInput, LoadStateWrongDtype) {
   TempDir dir;
   const int n = rng.uniform_int(1, 64);
   const std::string path = dir.file("dtype.npy");
-  std::vector<double> values(static_cast<std::size_t>(n) * 7, 0.5);
-  write_npy(path, "<f8", "(" + std::to_string(n) + ", 7)", bytes_of(values));
-  expect_usage_error({"--backend", "cpu", "--steps", "1", "--load-state", path}, {path, "f4"});
+  std::vector<std::int32_t> values(static_cast<std::size_t>(n) * 7, 1);  // '<f8' and '>f4' load: sim/npy.h
+  write_npy(path, "<i4", "(" + std::to_string(n) + ", 7)", bytes_of(values));
+  expect_usage_error({"--backend", "cpu", "--steps", "1", "--load-state", path}, {path, "'<i4'", "f4"});
 }
 
 TEST(CliBadInput, LoadStateNonFiniteValues) {

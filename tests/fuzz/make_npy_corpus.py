@@ -10,6 +10,7 @@ import struct
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus", "npy")
 DICT = "{'descr': '<f4', 'fortran_order': False, 'shape': (%s), }"
+HEADER = "{'descr': '%s', 'fortran_order': %s, 'shape': (%d, 7), }"
 
 
 def npy(header, data=b"", major=1, pad=True, length=None):
@@ -27,6 +28,14 @@ def rows(*particles):
     return b"".join(struct.pack("<7f", *p) for p in particles)
 
 
+def state(descr, fortran, *particles, **npy_args):
+    """A whole file of `particles` as `descr` ('<f4', '>f4', '<f8' or '>f8') stores them: row after row, or
+    column after column in Fortran order."""
+    order = [p[k] for k in range(7) for p in particles] if fortran else [v for p in particles for v in p]
+    data = struct.pack("%s%d%s" % (descr[0], len(order), "f" if descr[2] == "4" else "d"), *order)
+    return npy(HEADER % (descr, fortran, len(particles)), data, **npy_args)
+
+
 P1 = (0.5, -0.25, 1.0, 0.0, 0.1, -0.1, 0.001)
 P2 = (-1.0, 2.0, 0.0, 0.5, 0.5, 0.5, 1.0)
 P3 = (3.0, 0.0, -3.0, 0.0, 0.0, 0.0, 0.0)
@@ -40,6 +49,13 @@ FILES = {
                                                 rows(P1, P2)),
     "ok-python2-long.npy": npy("{'descr': '<f4', 'fortran_order': False, 'shape': (1L, 7L), }", rows(P3)),
     "ok-unpadded-header.npy": npy(DICT % "1, 7", rows(P1), pad=False),
+    # Accepted: float64, big-endian and Fortran order, converted on load.
+    "ok-f8.npy": state("<f8", False, P1, P2),
+    "ok-f4-big-endian.npy": state(">f4", False, P2, P3),
+    "ok-f8-big-endian-v2.npy": state(">f8", False, P1, P2, P3, major=2),
+    "ok-f4-fortran-order.npy": state("<f4", True, P1, P2, P3),
+    "ok-f8-big-endian-fortran-order-v3.npy": state(">f8", True, P3, P1, major=3),
+    "ok-f8-beyond-float32.npy": state("<f8", False, P1, (1e300,) + P2[1:]),  # fine in fp64, refused in fp32
     # Refused.
     "bad-empty.npy": b"",
     "bad-short.npy": b"\x93NUMP",
@@ -49,9 +65,14 @@ FILES = {
     "bad-header-length-past-end.npy": npy(DICT % "1, 7", rows(P1), length=4000),
     "bad-header-length-huge.npy": npy(DICT % "1, 7", rows(P1), major=2, length=0xFFFFFFF0),
     "bad-truncated-length.npy": b"\x93NUMPY\x02\x00\x10",
-    "bad-dtype-f8.npy": npy("{'descr': '<f8', 'fortran_order': False, 'shape': (1, 7), }", rows(P1) * 2),
-    "bad-dtype-big-endian.npy": npy("{'descr': '>f4', 'fortran_order': False, 'shape': (1, 7), }", rows(P1)),
-    "bad-fortran-order.npy": npy("{'descr': '<f4', 'fortran_order': True, 'shape': (1, 7), }", rows(P1)),
+    "bad-dtype-i4.npy": npy(HEADER % ("<i4", False, 1), rows(P1)),
+    "bad-dtype-f2.npy": npy(HEADER % ("<f2", False, 1), rows(P1)[:14]),
+    "bad-dtype-native-order.npy": npy(HEADER % ("=f4", False, 1), rows(P1)),  # numpy.save never writes '='
+    "bad-dtype-no-byte-order.npy": npy(HEADER % ("|f8", False, 1), rows(P1) * 2),  # nor '|' for floats
+    "bad-f8-with-f4-data.npy": npy(HEADER % ("<f8", False, 2), rows(P1, P2)),
+    "bad-f8-big-endian-nan.npy": state(">f8", False, P1, P2[:3] + (float("nan"),) + P2[4:]),
+    "bad-f8-negative-tiny-mass.npy": state("<f8", True, P1, P2[:6] + (-1e-50,)),
+    "bad-f4-fortran-order-negative-mass.npy": state("<f4", True, P1, P2, P3[:6] + (-1.0,)),
     "bad-shape-1d.npy": npy(DICT % "7,", rows(P1)),
     "bad-shape-scalar.npy": npy(DICT % "", b""),
     "bad-shape-8-columns.npy": npy(DICT % "1, 8", rows(P1) + b"\0\0\0\0"),

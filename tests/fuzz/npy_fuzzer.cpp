@@ -1,7 +1,8 @@
-// libFuzzer target: the .npy state reader, coalesce::decode_npy (sim/npy.h) over the input as an in-memory
-// file, and coalesce::parse_npy_header (sim/npy_header.h) over the same bytes as header text. An NpyError
-// naming "fuzz.npy" is a clean rejection; a crash, a hang, a sanitizer report, a read outside the file, any
-// other exception or a broken promise (npy_input.h) is a bug. scripts/test runs it; see tests/fuzz/README.md.
+// libFuzzer target: the .npy state reader, coalesce::decode_npy_state and npy_records<Fp32> (sim/npy.h)
+// over the input as an in-memory file, and coalesce::parse_npy_header (sim/npy_header.h) over the same bytes
+// as header text. An NpyError naming "fuzz.npy" is a clean rejection; a crash, a hang, a sanitizer report,
+// a read outside the file, any other exception or a broken promise (npy_input.h) is a bug. scripts/test
+// runs it; see tests/fuzz/README.md.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>

@@ -1,5 +1,6 @@
 // What the .npy fuzzer checks on each input, shared with the regression test that replays its corpus
-// (tests/sim/fuzz_regression_test.cpp), so both hold decode_npy and parse_npy_header to the same promise.
+// (tests/sim/fuzz_regression_test.cpp), so both hold decode_npy_state, npy_records and parse_npy_header to
+// the same promise.
 // Header-only.
 #pragma once
 
@@ -16,16 +17,16 @@
 
 namespace coalesce::fuzz {
 
-// decode_npy asked for bytes outside the file it was given: a bug in the decoder, which must check the
+// decode_npy_state asked for bytes outside the file it was given: a bug in the decoder, which must check the
 // sizes first. Not a UsageError, so it is never mistaken for a clean rejection.
 class OutOfBoundsRead : public std::logic_error {
  public:
   using std::logic_error::logic_error;
 };
 
-// decode_npy over `bytes` held in memory, as load_npy reads a file of that size.
-inline std::vector<Particle> decode_npy_bytes(const std::string& name, const std::string& bytes) {
-  return decode_npy(name, bytes.size(), [&bytes](std::uint64_t offset, void* destination, std::size_t size) {
+// decode_npy_state over `bytes` held in memory, as load_npy_state reads a file of that size.
+inline NpyState decode_npy_bytes(const std::string& name, const std::string& bytes) {
+  return decode_npy_state(name, bytes.size(), [&bytes](std::uint64_t offset, void* destination, std::size_t size) {
     if (offset > bytes.size() || size > bytes.size() - offset)
       throw OutOfBoundsRead("decode_npy read " + std::to_string(size) + " bytes at offset " +
                             std::to_string(offset) + " of a " + std::to_string(bytes.size()) + "-byte file");
@@ -33,30 +34,69 @@ inline std::vector<Particle> decode_npy_bytes(const std::string& name, const std
   });
 }
 
+// npy_records<Fp32>'s promise for an accepted state: every value the float nearest the record's (bitwise
+// the same for a float32 file), finite, masses in kMassRange, exactly state.inexact_in_fp32 of them changed;
+// or an NpyError starting with "NAME: " for a value beyond the float range. "" when kept.
+inline std::string check_fp32_records(const NpyState& state, const std::string& name) {
+  std::vector<Particle> floats;
+  try {
+    floats = npy_records<Precision::Fp32>(state);
+  } catch (const UsageError& e) {
+    const std::string what = e.what();
+    if (what.rfind(name + ": ", 0) != 0) return "fp32 message does not start with 'NAME: ': " + what;
+    if (state.source.scalar == NpyScalar::Float32) return "fp32 refused a float32 file: " + what;
+    return {};
+  }
+  if (floats.size() != state.records.size()) return "fp32 records are not one per record";
+  std::size_t changed = 0;
+  for (std::size_t i = 0; i < floats.size(); ++i) {
+    const float* f = &floats[i].x;
+    const double* d = &state.records[i].x;
+    for (int k = 0; k < kFieldsPerParticle; ++k) {
+      if (!std::isfinite(f[k])) return "fp32 records hold a non-finite value";
+      if (f[k] != static_cast<float>(d[k])) return "an fp32 value is not the float nearest the record's";
+      changed += static_cast<double>(f[k]) != d[k];
+    }
+    if (!kMassRange.contains(floats[i].mass)) return "fp32 records hold a mass outside kMassRange";
+  }
+  if (changed != state.inexact_in_fp32)
+    return "rounding changed " + std::to_string(changed) + " values, inexact_in_fp32 says " +
+           std::to_string(state.inexact_in_fp32);
+  if (state.source.scalar == NpyScalar::Float32 && changed != 0) return "a float32 file's values changed";
+  return {};
+}
+
 struct NpyOutcome {
   bool parsed = false;
   std::string error;   // the rejection's message
-  std::string broken;  // "" when decode_npy and parse_npy_header kept their promise, else how they did not
+  std::string broken;  // "" when decode_npy_state and parse_npy_header kept their promise, else how they did not
 };
 
-// Feeds `bytes` to decode_npy as the file `name`, and to parse_npy_header as header text. decode_npy's
-// promise (sim/npy.h): N >= 1 particles, as many as the file holds after its header, every value finite and
-// every mass in kMassRange; or an NpyError (a UsageError) whose what() starts with "NAME: ". Any other
-// exception is not caught here: the fuzzer reports it as a crash, GoogleTest as a failure.
+// Feeds `bytes` to decode_npy_state as the file `name`, and to parse_npy_header as header text.
+// decode_npy_state's promise (sim/npy.h): N >= 1 records, as many as the file holds after its header at
+// its dtype's width, every value finite and every mass in kMassRange, a notice exactly when something is
+// converted; then check_fp32_records; or an NpyError (a UsageError) whose what() starts with "NAME: ". Any
+// other exception is not caught here: the fuzzer reports it as a crash, GoogleTest as a failure.
 inline NpyOutcome check_decode_npy(const std::string& bytes, const std::string& name) {
   NpyOutcome outcome;
   try {
-    const std::vector<Particle> particles = decode_npy_bytes(name, bytes);
+    const NpyState state = decode_npy_bytes(name, bytes);
     outcome.parsed = true;
-    if (particles.empty() || particles.size() * sizeof(Particle) > bytes.size())
-      outcome.broken = "decoded " + std::to_string(particles.size()) + " particles from " +
+    const std::size_t width = state.source.scalar == NpyScalar::Float32 ? 4 : 8;
+    if (state.records.empty() || state.records.size() * kFieldsPerParticle * width > bytes.size())
+      outcome.broken = "decoded " + std::to_string(state.records.size()) + " particles from " +
                        std::to_string(bytes.size()) + " bytes";
-    for (const Particle& p : particles) {
-      const float* f = &p.x;
+    for (const ParticleF64& p : state.records) {
+      const double* f = &p.x;
       for (int k = 0; k < kFieldsPerParticle; ++k)
         if (!std::isfinite(f[k])) outcome.broken = "accepted a non-finite value";
-      if (!kMassRange.contains(p.mass)) outcome.broken = "accepted a mass outside kMassRange";
+      if (!kMassRange.contains(p.mass) || p.mass < 0) outcome.broken = "accepted a mass outside kMassRange";
     }
+    const bool plain = !state.source.byte_swapped && !state.source.fortran_order;
+    if (npy_notice(state, Precision::Fp32).empty() != (plain && state.source.scalar == NpyScalar::Float32) ||
+        npy_notice(state, Precision::Fp64).empty() != (plain && state.source.scalar == NpyScalar::Float64))
+      outcome.broken = "a notice without a conversion, or a conversion without one";
+    if (outcome.broken.empty()) outcome.broken = check_fp32_records(state, name);
   } catch (const UsageError& e) {
     outcome.error = e.what();
     const std::string what = e.what();

@@ -2,12 +2,15 @@
 // sim/npy.cpp so the tests do not trust the code they check. Header-only (tests build *_test.cpp only).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <iterator>
 #include <string>
 #include <vector>
+
+#include "sim/particle.h"
 
 namespace coalesce::testing {
 
@@ -35,6 +38,39 @@ inline void write_npy(const std::string& path, const std::string& descr, const s
                       const std::vector<char>& payload) {
   write_npy_file(path, "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }",
                  std::string(payload.begin(), payload.end()));
+}
+
+// The data of an N x 7 array of `records` as a file of `descr` ('<f4', '>f4', '<f8' or '>f8') stores it:
+// row after row (C order) or column after column (Fortran order), each value's bytes reversed for '>'.
+// 'f4' stores each value as the float nearest it.
+inline std::string npy_values_bytes(const std::vector<ParticleF64>& records, const std::string& descr,
+                                    bool fortran_order) {
+  const std::size_t rows = records.size(), columns = 7, width = descr[2] == '8' ? 8 : 4;
+  std::string out;
+  out.reserve(rows * columns * width);
+  for (std::size_t e = 0; e < rows * columns; ++e) {
+    const std::size_t row = fortran_order ? e % rows : e / columns;
+    const std::size_t column = fortran_order ? e / rows : e % columns;
+    const double value = (&records[row].x)[column];
+    char bytes[8];
+    if (width == 8) {
+      std::memcpy(bytes, &value, 8);
+    } else {
+      const float narrow = static_cast<float>(value);
+      std::memcpy(bytes, &narrow, 4);
+    }
+    if (descr[0] == '>') std::reverse(bytes, bytes + width);
+    out.append(bytes, width);
+  }
+  return out;
+}
+
+// A whole version `major`.0 file of `records` as `descr` and order (above).
+inline std::string npy_state_bytes(const std::vector<ParticleF64>& records, const std::string& descr,
+                                   bool fortran_order, int major = 1) {
+  return npy_file_bytes("{'descr': '" + descr + "', 'fortran_order': " + (fortran_order ? "True" : "False") +
+                            ", 'shape': (" + std::to_string(records.size()) + ", 7), }",
+                        npy_values_bytes(records, descr, fortran_order), major);
 }
 
 template <class T>

@@ -50,6 +50,34 @@ std::vector<Particle> random_particles(TestRng& rng, int n) {
   return out;
 }
 
+std::vector<ParticleF64> random_particles_f64(TestRng& rng, int n, double inexact_share, std::size_t& inexact) {
+  std::vector<ParticleF64> out(static_cast<std::size_t>(n));
+  std::uniform_int_distribution<std::uint32_t> mantissa(0, (1u << 23) - 1);
+  std::uniform_int_distribution<std::uint64_t> low_bits(1, (std::uint64_t{1} << 29) - 1);  // below float's 23
+  std::bernoulli_distribution make_inexact(inexact_share);
+  inexact = 0;
+  for (ParticleF64& p : out) {
+    double* fields = &p.x;
+    for (int k = 0; k < kFieldsPerParticle; ++k) {
+      const bool mass = k == kFieldsPerParticle - 1;
+      std::uint32_t bits = static_cast<std::uint32_t>(127 + rng.uniform_int(-20, 20)) << 23 | mantissa(rng.engine());
+      if (!mass && rng.uniform_int(0, 1)) bits |= 0x80000000u;
+      float f;
+      std::memcpy(&f, &bits, sizeof f);
+      double d = f;
+      if (make_inexact(rng.engine())) {
+        std::uint64_t wide;
+        std::memcpy(&wide, &d, sizeof d);
+        wide |= low_bits(rng.engine());
+        std::memcpy(&d, &wide, sizeof d);
+        ++inexact;
+      }
+      fields[k] = d;
+    }
+  }
+  return out;
+}
+
 double relative_error(const std::vector<Particle>& a, const std::vector<Particle>& b) {
   if (a.size() != b.size()) return INFINITY;
   double diff = 0, ref = 0;

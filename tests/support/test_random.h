@@ -43,6 +43,12 @@ inline PackVariant random_pack_variant(TestRng& rng) {
 // N particles with positions in [-1, 1]^3, velocities in [-0.5, 0.5]^3 and masses in (0, 1/N].
 std::vector<Particle> random_particles(TestRng& rng, int n);
 
+// N double records (positions, velocities and masses as random_particles, but each value a random normal
+// float of either sign, magnitude 2^-20 .. 2^21, masses positive), where each value has, with probability
+// `inexact_share`, low bits set that no float holds (the others are floats widened, so exact as floats).
+// `inexact` receives how many values a float cannot hold.
+std::vector<ParticleF64> random_particles_f64(TestRng& rng, int n, double inexact_share, std::size_t& inexact);
+
 // Relative error ||a - b|| / ||b|| over all seven fields, in double precision.
 double relative_error(const std::vector<Particle>& a, const std::vector<Particle>& b);
 
