@@ -78,6 +78,18 @@ std::vector<ParticleF64> random_particles_f64(TestRng& rng, int n, double inexac
   return out;
 }
 
+std::vector<ParticleF64> random_particles_wide(TestRng& rng, int n) {
+  const std::vector<Particle> narrow = random_particles(rng, n);
+  std::vector<ParticleF64> out(narrow.size());
+  std::uniform_real_distribution<double> low(0x1p-27, 0x1p-25);  // relative: below float's 2^-24 spacing
+  for (std::size_t i = 0; i < narrow.size(); ++i) {
+    out[i] = record_cast<double>(narrow[i]);
+    double* fields = &out[i].x;
+    for (int f = 0; f < kFieldsPerParticle; ++f) fields[f] += fields[f] * low(rng.engine());
+  }
+  return out;
+}
+
 double relative_error(const std::vector<Particle>& a, const std::vector<Particle>& b) {
   if (a.size() != b.size()) return INFINITY;
   double diff = 0, ref = 0;

@@ -49,6 +49,10 @@ std::vector<Particle> random_particles(TestRng& rng, int n);
 // `inexact` receives how many values a float cannot hold.
 std::vector<ParticleF64> random_particles_f64(TestRng& rng, int n, double inexact_share, std::size_t& inexact);
 
+// The state of random_particles widened to double, each value then given random low bits no float holds
+// (positions, velocities and masses keep their physical ranges; masses stay positive).
+std::vector<ParticleF64> random_particles_wide(TestRng& rng, int n);
+
 // Relative error ||a - b|| / ||b|| over all seven fields, in double precision.
 double relative_error(const std::vector<Particle>& a, const std::vector<Particle>& b);
 

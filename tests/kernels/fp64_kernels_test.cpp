@@ -1,0 +1,204 @@
+// fp64 on the GPU: every kernel in every layout against the CPU backend in fp64 (the reference), the GPU
+// layouts bitwise equal, all-pairs against a long-double reference, and the precision switch on the device.
+//
+// Tolerances. Drift and pack are built with -fmad=false (kernels/CMakeLists.txt): x + v dt and |v| round
+// exactly as on the CPU, so they are compared bitwise in fp64 as in fp32. The forces use the fp64
+// reciprocal square root of sim/physics.h (hardware seed + one third-order Newton step, within a few ulps
+// of 1/sqrt) and FMAs, and all-pairs adds a body's terms in per-block pieces: each pair term differs from
+// the CPU's by a few 2^-53, grown by cancellation (tens, as in the fp32 tests), so the kick is held to 1e-12
+// and the state to 1e-14; fp32's bounds are 1e-4 and 1e-5 (forces_test.cpp).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "kernels/cuda_backend.h"
+#include "sim/byte_counts.h"
+#include "sim/cpu_backend.h"
+#include "sim/scene.h"
+#include "tests/kernels/kernel_test_support.h"
+#include "tests/support/reference_nbody.h"
+#include "tests/support/test_random.h"
+
+namespace coalesce {
+namespace {
+
+using testing::TestRng;
+
+SimParams all_pairs_params(TestRng& rng) {
+  SimParams params;
+  params.solver = Solver::AllPairs;
+  params.dt = rng.uniform(0.05f, 0.25f);
+  params.softening = rng.uniform(0.02f, 0.1f);
+  return params;
+}
+
+SimParams attractor_params(TestRng& rng) {
+  SimParams params;
+  params.solver = Solver::Attractors;
+  params.dt = rng.uniform(0.05f, 0.25f);
+  params.softening = rng.uniform(0.02f, 0.1f);
+  params.attractors = preset_scene("swirl").params.attractors;
+  return params;
+}
+
+double relative_error(const std::vector<ParticleF64>& a, const std::vector<ParticleF64>& b) {
+  long double diff = 0, norm = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const double* pa = &a[i].x;
+    const double* pb = &b[i].x;
+    for (int f = 0; f < kFieldsPerParticle; ++f) {
+      diff += (static_cast<long double>(pa[f]) - pb[f]) * (static_cast<long double>(pa[f]) - pb[f]);
+      norm += static_cast<long double>(pb[f]) * pb[f];
+    }
+  }
+  return static_cast<double>(std::sqrt(diff / norm));
+}
+
+double kick_error(const std::vector<ParticleF64>& got, const std::vector<ParticleF64>& want,
+                  const std::vector<ParticleF64>& before) {
+  long double diff = 0, norm = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const double g[3] = {got[i].vx - before[i].vx, got[i].vy - before[i].vy, got[i].vz - before[i].vz};
+    const double w[3] = {want[i].vx - before[i].vx, want[i].vy - before[i].vy, want[i].vz - before[i].vz};
+    for (int k = 0; k < 3; ++k) {
+      diff += static_cast<long double>(g[k] - w[k]) * (g[k] - w[k]);
+      norm += static_cast<long double>(w[k]) * w[k];
+    }
+  }
+  return static_cast<double>(std::sqrt(diff / norm));
+}
+
+void expect_step_matches_cpu(const std::vector<ParticleF64>& state, const SimParams& params, double time) {
+  const int n = static_cast<int>(state.size());
+  CpuBackend cpu(n, Layout::AoS, 2, Precision::Fp64);
+  cpu.upload(state);
+  cpu.step(params, time);
+  const std::vector<ParticleF64> expected = cpu.download_f64();
+  std::vector<ParticleF64> first;
+  for (Layout layout : kAllLayouts) {
+    CudaBackend gpu(n, layout, 0, Precision::Fp64);
+    gpu.upload(state);
+    gpu.step(params, time);
+    const std::vector<ParticleF64> got = gpu.download_f64();
+    EXPECT_LE(kick_error(got, expected, state), 1e-12) << to_string(params.solver) << " N=" << n << " "
+                                                       << to_string(layout);
+    EXPECT_LE(relative_error(got, expected), 1e-14) << to_string(params.solver) << " N=" << n;
+    if (first.empty())
+      first = got;
+    else
+      EXPECT_TRUE(testing::bitwise_equal(got, first)) << "GPU layouts differ: " << to_string(layout) << " N=" << n;
+  }
+}
+
+TEST(CudaFp64, AllPairsMatchesTheCpuInEveryLayout) {
+  COALESCE_REQUIRE_CUDA();
+  TestRng rng;
+  for (int n : {1, 31, 257, 1025, testing::size_or_quick(3001, 300)})
+    expect_step_matches_cpu(testing::random_particles_wide(rng, n), all_pairs_params(rng), 0.0);
+}
+
+TEST(CudaFp64, AttractorsMatchTheCpuInEveryLayout) {
+  COALESCE_REQUIRE_CUDA();
+  TestRng rng;
+  for (int n : testing::odd_sizes())
+    expect_step_matches_cpu(testing::random_particles_wide(rng, n), attractor_params(rng), rng.uniform(0.0f, 10.0f));
+}
+
+// The reference: a float64 all-pairs run held to the exact (long-double) one for three steps.
+TEST(CudaFp64, AllPairsFollowsTheLongDoubleReferenceForThreeSteps) {
+  COALESCE_REQUIRE_CUDA();
+  TestRng rng;
+  const int n = rng.uniform_int(300, 2000);
+  const SimParams params = all_pairs_params(rng);
+  const std::vector<ParticleF64> start = testing::random_particles_wide(rng, n);
+  const Layout layout = testing::random_layout(rng);
+  CudaBackend gpu(n, layout, 0, Precision::Fp64);
+  gpu.upload(start);
+  std::vector<testing::ReferenceBody> ref = testing::reference_bodies(start);
+  const long double eps2 = static_cast<long double>(params.softening) * params.softening;
+  std::vector<ParticleF64> before = start;
+  for (int step = 0; step < 3; ++step) {
+    gpu.step(params, 0.0);
+    testing::reference_step(ref, eps2, static_cast<long double>(params.dt));
+    const std::vector<ParticleF64> got = gpu.download_f64();
+    EXPECT_LE(testing::kick_error_to(got, before, ref), 1e-12) << "step " << step << " " << to_string(layout);
+    EXPECT_LE(testing::relative_error_to(got, ref), 1e-12) << "step " << step << " " << to_string(layout);
+    before = got;
+  }
+}
+
+// Drift and pack round exactly as the CPU's (bitwise), conversions keep every double, in every layout.
+TEST(CudaFp64, DriftPackAndConvertAreBitwiseTheCpus) {
+  COALESCE_REQUIRE_CUDA();
+  TestRng rng;
+  for (int n : testing::odd_sizes()) {
+    const std::vector<ParticleF64> state = testing::random_particles_wide(rng, n);
+    const float dt = rng.uniform(0.01f, 0.5f);
+    CpuBackend cpu(n, Layout::SoA, 2, Precision::Fp64);
+    cpu.upload(state);
+    std::vector<float> cpu_pack(static_cast<std::size_t>(n) * 4);
+    cpu.pack(PackVariant::Vector, cpu_pack.data(), MemorySpace::Host);
+    SimParams drift_only;
+    drift_only.solver = Solver::Attractors;  // no attractors: the kick adds exactly 0
+    drift_only.attractors.count = 0;
+    drift_only.dt = dt;
+    cpu.step(drift_only, 0.0);
+    const std::vector<ParticleF64> cpu_drift = cpu.download_f64();
+    for (Layout layout : kAllLayouts) {
+      CudaBackend gpu(n, layout, 0, Precision::Fp64);
+      gpu.upload(state);
+      EXPECT_TRUE(testing::bitwise_equal(gpu.download_f64(), state)) << "upload/download " << to_string(layout);
+      for (Layout to : kAllLayouts) {
+        gpu.set_layout(to);
+        EXPECT_TRUE(testing::bitwise_equal(gpu.download_f64(), state)) << "convert to " << to_string(to);
+      }
+      gpu.set_layout(layout);
+      for (PackVariant variant : kAllPackVariants) {
+        std::vector<float> got(static_cast<std::size_t>(n) * 4);
+        gpu.pack(variant, got.data(), MemorySpace::Host);
+        EXPECT_EQ(got, cpu_pack) << to_string(variant) << " " << to_string(layout) << " N=" << n;
+      }
+      gpu.drift(dt);
+      EXPECT_TRUE(testing::bitwise_equal(gpu.download_f64(), cpu_drift)) << "drift " << to_string(layout);
+    }
+  }
+}
+
+TEST(CudaFp64, PrecisionSwitchOnTheDeviceIsExactAndCountsRounding) {
+  COALESCE_REQUIRE_CUDA();
+  TestRng rng;
+  const int n = rng.uniform_int(1, 100000);
+  const std::vector<Particle> narrow = testing::random_particles(rng, n);
+  CudaBackend gpu(n, testing::random_layout(rng));
+  gpu.upload(narrow);
+  EXPECT_EQ(gpu.set_precision(Precision::Fp64), 0u);
+  gpu.set_layout(testing::random_layout(rng));
+  EXPECT_EQ(gpu.set_precision(Precision::Fp32), 0u);
+  EXPECT_TRUE(testing::bitwise_equal(gpu.download(), narrow));
+  const std::vector<ParticleF64> wide = testing::random_particles_wide(rng, n);
+  gpu.set_precision(Precision::Fp64);
+  gpu.upload(wide);
+  EXPECT_TRUE(testing::bitwise_equal(gpu.download_f64(), wide));
+  EXPECT_EQ(gpu.set_precision(Precision::Fp32), count_rounded_to_float(wide));
+}
+
+TEST(CudaFp64, ReportsTheFp64FormulaBytesAndPrecision) {
+  COALESCE_REQUIRE_CUDA();
+  TestRng rng;
+  const int n = rng.uniform_int(1, 5000);
+  for (Layout layout : kAllLayouts) {
+    CudaBackend gpu(n, layout, 0, Precision::Fp64);
+    gpu.upload(testing::random_particles_wide(rng, n));
+    gpu.step(all_pairs_params(rng), 0.0);
+    gpu.synchronize();
+    const std::vector<KernelTiming> timings = gpu.poll_timings();
+    ASSERT_EQ(timings.size(), 2u);
+    EXPECT_EQ(timings[0].precision, Precision::Fp64);
+    EXPECT_DOUBLE_EQ(timings[0].bytes, bytes_moved(KernelKind::Forces, layout, Solver::AllPairs, n, Precision::Fp64));
+    EXPECT_DOUBLE_EQ(timings[1].bytes, bytes_moved(KernelKind::Integrate, layout, Solver::AllPairs, n, Precision::Fp64));
+  }
+}
+
+}  // namespace
+}  // namespace coalesce
