@@ -165,7 +165,7 @@ DeviceBuffer<double> sums_buffer(int blocks) {
 // Runs the final sum over `blocks` block sums and copies the totals back; synchronizes `stream`.
 Diagnostics finish(const DeviceBuffer<double>& buffer, int blocks, cudaStream_t stream) {
   double* totals = buffer.data() + static_cast<std::size_t>(blocks) * kSumCount;
-  launch(final_sum_kernel, {kThreads, kThreads, kThreads}, stream, buffer.data(), blocks, totals);
+  launch(final_sum_kernel, LaunchGrid{1, kThreads}, stream, buffer.data(), blocks, totals);
   std::array<double, kSumCount> host{};
   COALESCE_CUDA_CHECK(
       cudaMemcpyAsync(host.data(), totals, sizeof(double) * kSumCount, cudaMemcpyDeviceToHost, stream));
@@ -204,8 +204,7 @@ Diagnostics attractor_diagnostics(const StateViews& state, const AttractorSnapsh
     using View = std::decay_t<decltype(view)>;
     const int blocks = std::min(blocks_for(view.n), kMaxAttractorBlocks);
     const DeviceBuffer<double> buffer = sums_buffer(blocks);
-    launch(attractor_diagnostics_kernel<View>,
-           {static_cast<std::int64_t>(blocks) * kThreads, kThreads, kThreads}, stream, view, snapshot,
+    launch(attractor_diagnostics_kernel<View>, LaunchGrid{blocks, kThreads}, stream, view, snapshot,
            softening_squared, buffer.data());
     d = finish(buffer, blocks, stream);
   });

@@ -2,6 +2,7 @@
 #include "kernels/launch_hold.h"
 
 #include "kernels/cuda_check.h"
+#include "kernels/launch.h"
 
 namespace coalesce {
 namespace {
@@ -31,8 +32,7 @@ LaunchHold::~LaunchHold() {
 
 void LaunchHold::hold(cudaStream_t stream) {
   __atomic_store_n(m_host, 0u, __ATOMIC_RELEASE);
-  wait_for_release<<<1, 1, 0, stream>>>(m_device, kTimeoutNs);
-  COALESCE_CUDA_CHECK(cudaGetLastError());
+  launch(wait_for_release, LaunchGrid{1, 1}, stream, m_device, kTimeoutNs);
 }
 
 void LaunchHold::release() {

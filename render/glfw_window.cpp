@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "render/gl_api.h"
+#include "render/gl_check.h"
 // glad first: GLFW must not pull in the system GL header.
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
@@ -37,6 +38,7 @@ GlfwWindow::GlfwWindow(int width, int height, const std::string& title) {
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, kGlDebugOutput ? GLFW_TRUE : GLFW_FALSE);
   m_window = glfwCreateWindow(width, height, title.c_str(), nullptr, nullptr);
   if (!m_window) {
     const std::string why = last_glfw_error();
@@ -51,6 +53,7 @@ GlfwWindow::GlfwWindow(int width, int height, const std::string& title) {
     glfwTerminate();
     throw WindowError("cannot load OpenGL 4.3 core functions: run with --headless");
   }
+  if (kGlDebugOutput) enable_gl_debug_output();
 }
 
 GlfwWindow::~GlfwWindow() {

@@ -8,6 +8,8 @@
 #include <glad/egl.h>
 #include <imgui.h>
 
+#include "render/gl_check.h"
+
 namespace coalesce {
 
 struct HeadlessContext::Egl {
@@ -105,6 +107,8 @@ HeadlessContext::HeadlessContext(int width, int height, int cuda_device)
                                        3,
                                        EGL_CONTEXT_OPENGL_PROFILE_MASK,
                                        EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                                       EGL_CONTEXT_OPENGL_DEBUG,
+                                       kGlDebugOutput ? EGL_TRUE : EGL_FALSE,
                                        EGL_NONE};
   m_egl->context = eglCreateContext(m_egl->display, config, EGL_NO_CONTEXT, context_attributes);
   if (m_egl->context == EGL_NO_CONTEXT) {
@@ -118,6 +122,7 @@ HeadlessContext::HeadlessContext(int width, int height, int cuda_device)
       !gladLoadGL(reinterpret_cast<GLADloadfunc>(eglGetProcAddress))) {
     throw HeadlessError("cannot make the headless OpenGL context current or load its functions");
   }
+  if (kGlDebugOutput) enable_gl_debug_output();
 
   m_framebuffer.emplace();
   m_colour.emplace();
@@ -129,6 +134,7 @@ HeadlessContext::HeadlessContext(int width, int height, int cuda_device)
   glBindFramebuffer(GL_FRAMEBUFFER, m_framebuffer->id());
   glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, m_colour->id());
   glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER, m_depth->id());
+  check_gl("creating the " + std::to_string(width) + "x" + std::to_string(height) + " headless framebuffer");
   if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
     throw HeadlessError("the headless framebuffer is incomplete at " + std::to_string(width) + "x" +
                         std::to_string(height));

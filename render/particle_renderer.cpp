@@ -3,9 +3,11 @@
 #include "render/particle_renderer.h"
 
 #include <algorithm>
+#include <string>
 
 #include <glm/gtc/type_ptr.hpp>
 
+#include "render/gl_check.h"
 #include "render/shader_program.h"
 #include "sim/particle.h"
 #include "sim/sprite_light.h"
@@ -21,6 +23,7 @@ ParticleRenderer::ParticleRenderer()
   glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, kRenderFloatsPerParticle * sizeof(float), nullptr);
   glBindVertexArray(0);
   glBindBuffer(GL_ARRAY_BUFFER, 0);
+  check_gl("setting up the particle renderer");
 }
 
 std::size_t ParticleRenderer::buffer_bytes() const {
@@ -32,6 +35,8 @@ void ParticleRenderer::resize(int particles) {
   glBindBuffer(GL_ARRAY_BUFFER, m_buffer.id());
   glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(buffer_bytes()), nullptr, GL_DYNAMIC_DRAW);
   glBindBuffer(GL_ARRAY_BUFFER, 0);
+  // GL_OUT_OF_MEMORY here would otherwise surface as a blank or garbage picture.
+  check_gl("allocating the render buffer for " + std::to_string(particles) + " particles");
 }
 
 void ParticleRenderer::upload(const float* data, int particles) {
@@ -39,6 +44,7 @@ void ParticleRenderer::upload(const float* data, int particles) {
   glBufferSubData(GL_ARRAY_BUFFER, 0,
                   static_cast<GLsizeiptr>(particles) * kRenderFloatsPerParticle * sizeof(float), data);
   glBindBuffer(GL_ARRAY_BUFFER, 0);
+  check_gl("uploading the render buffer");
 }
 
 void ParticleRenderer::ensure_light_buffer(int width, int height) {
@@ -51,6 +57,7 @@ void ParticleRenderer::ensure_light_buffer(int width, int height) {
   glBindTexture(GL_TEXTURE_2D, 0);
   glBindFramebuffer(GL_FRAMEBUFFER, m_light_framebuffer.id());
   glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, m_light.id(), 0);
+  check_gl("allocating the " + std::to_string(width) + "x" + std::to_string(height) + " light buffer");
   m_light_width = width;
   m_light_height = height;
 }
@@ -110,6 +117,7 @@ void ParticleRenderer::draw(const OrbitCamera& camera, const Viewport& viewport,
   glClearColor(0.0f, 0.0f, 0.0f, 0.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   if (m_particles > 0) draw_points(camera, viewport.width, viewport.height, style);
+  check_gl("drawing the particles");
 
   glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(target));
   draw_light(m_light.id(), viewport, style);
@@ -130,6 +138,7 @@ void ParticleRenderer::draw_light(GLuint light, const Viewport& viewport, const 
   glBindVertexArray(0);
   glBindTexture(GL_TEXTURE_2D, 0);
   glUseProgram(0);
+  check_gl("tone-mapping the light buffer");
 }
 
 }  // namespace coalesce

@@ -3,7 +3,7 @@
 
 #include <cstring>
 
-#include "render/gl_api.h"
+#include "render/gl_check.h"
 
 namespace coalesce {
 
@@ -15,6 +15,7 @@ Image read_framebuffer(int width, int height) {
   std::vector<std::uint8_t> bottom_up(image.rgba.size());
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
   glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, bottom_up.data());
+  check_gl("reading the framebuffer back");
   const size_t row = static_cast<size_t>(width) * 4;
   for (int y = 0; y < height; ++y) {
     std::memcpy(&image.rgba[static_cast<size_t>(y) * row],

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "render/embedded_shaders.h"
+#include "render/gl_check.h"
 
 namespace coalesce {
 namespace {
@@ -54,6 +55,7 @@ GlProgram link_program(const GlShader& vertex, const GlShader& fragment, const s
   glDetachShader(program.id(), vertex.id());
   glDetachShader(program.id(), fragment.id());
   if (ok != GL_TRUE) throw ShaderError("program " + label + " failed to link: " + program_log(program.id()));
+  check_gl("building program " + label);
   return program;
 }
 

@@ -4,7 +4,7 @@
 
 #include <cuda_runtime.h>
 
-#include "kernels/cuda_check.h"
+#include "kernels/launch.h"
 #include "sim/sprite_light.h"
 
 namespace coalesce {
@@ -117,13 +117,11 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 template <SplatAtomics A>
-void launch(const Float4* packed, const SplatParams& p, Float4* light, cudaStream_t stream) {
+void launch_with(const Float4* packed, const SplatParams& p, Float4* light, cudaStream_t stream) {
   const int drawn = (p.particles + p.stride - 1) / p.stride;
-  if (drawn <= 0 || p.width <= 0 || p.height <= 0) return;  // an empty launch is an error in CUDA
-  const unsigned blocks = static_cast<unsigned>((drawn + kThreads - 1) / kThreads);
-  splat_kernel<A><<<blocks, kThreads, 0, stream>>>(reinterpret_cast<const float4*>(packed), p,
-                                                   reinterpret_cast<float4*>(light));
-  COALESCE_CUDA_CHECK(cudaGetLastError());
+  if (p.width <= 0 || p.height <= 0) return;  // no pixels to light (no drawn particles: launch skips it)
+  launch(splat_kernel<A>, {drawn, kThreads, kThreads}, stream, reinterpret_cast<const float4*>(packed), p,
+         reinterpret_cast<float4*>(light));
 }
 
 }  // namespace
@@ -144,11 +142,11 @@ void launch_splat(const Float4* packed, const SplatParams& params, Float4* light
                   CUstream_st* stream) {
   switch (atomics) {
     case SplatAtomics::Scalar:
-      return launch<SplatAtomics::Scalar>(packed, params, light, stream);
+      return launch_with<SplatAtomics::Scalar>(packed, params, light, stream);
     case SplatAtomics::Vector:
-      return launch<SplatAtomics::Vector>(packed, params, light, stream);
+      return launch_with<SplatAtomics::Vector>(packed, params, light, stream);
     case SplatAtomics::WarpAggregated:
-      return launch<SplatAtomics::WarpAggregated>(packed, params, light, stream);
+      return launch_with<SplatAtomics::WarpAggregated>(packed, params, light, stream);
   }
 }
 

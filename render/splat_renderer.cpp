@@ -8,6 +8,7 @@
 
 #include "kernels/cuda_check.h"
 #include "kernels/device_buffer.h"
+#include "render/gl_check.h"
 #include "render/gl_objects.h"
 #include "render/splat_kernel.h"
 #include "render/splat_resources.h"
@@ -46,6 +47,7 @@ void SplatRenderer::splat(const float* packed, int particles, const OrbitCamera&
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
     glBindTexture(GL_TEXTURE_2D, 0);
+    check_gl("allocating the splat's light texture");
     m->light = DeviceBuffer<Float4>(static_cast<std::size_t>(viewport.width) * viewport.height);
     m->image = std::make_unique<RegisteredImage>(m->texture.id());
     m->width = viewport.width;

@@ -10,6 +10,7 @@
 #include "app/viewer/viewer_app.h"
 #include "app/viewer/viewer_input.h"
 #include "render/gl_api.h"
+#include "render/gl_check.h"
 #include "sim/nvtx_range.h"
 
 namespace coalesce {
@@ -98,6 +99,7 @@ int ViewerApp::run(const ViewerRun& run) {
       if (m_controls.panel_visible) m_panel.draw(m_model, m_controls, m_requests);
       m_imgui.render();
     }
+    check_gl("drawing the frame");  // the panel's GL calls included; before a screenshot reads it back
     const Clock::time_point render_end = Clock::now();
 
     record_frame(size, ms_between(start, Clock::now()), timings);

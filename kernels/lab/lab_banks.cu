@@ -28,8 +28,7 @@ __global__ void bank_read(const float* table, float* out, int stride, int iterat
 }
 
 void launch_banks(const float* table, float* out, int threads, int stride, int iterations) {
-  bank_read<<<threads / kBlock, kBlock>>>(table, out, stride, iterations);
-  check_launch();
+  launch(bank_read, LaunchGrid{threads / kBlock, kBlock}, kLabStream, table, out, stride, iterations);
 }
 
 // Table words are small integers, so iterations * word is exact and the check can be bit-exact.
@@ -67,8 +66,7 @@ std::vector<LabRow> run_banks_experiment(const LabContext& context) {
   COALESCE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   const int threads = sms * 8 * kBlock;  // 2048 threads per SM: full occupancy, the load unit saturated
   DeviceBuffer<float> table(kBankTableWords), out(threads);
-  fill_table<<<1, kBlock>>>(table.data(), context.settings.seed);
-  check_launch();
+  launch(fill_table, LaunchGrid{1, kBlock}, kLabStream, table.data(), context.settings.seed);
   std::vector<LabRow> rows;
   double one_way_ms = 0;
   for (int stride : {1, 2, 4, 8, 16, 32, 33}) {

@@ -41,17 +41,16 @@ void launch_copy(CopyKernel kernel, const float* in, float* out, std::int64_t n,
   switch (kernel) {
     case CopyKernel::Coalesced:
     case CopyKernel::OneElementPerThread:
-      copy_scalar<<<blocks_for(n), kBlock>>>(in, out, n);
+      launch(copy_scalar, {n, kBlock, kBlock}, kLabStream, in, out, n);
       break;
     case CopyKernel::Float4:
-      copy_float4<<<blocks_for(n / 4), kBlock>>>(reinterpret_cast<const float4*>(in),
-                                                 reinterpret_cast<float4*>(out), n / 4);
+      launch(copy_float4, {n / 4, kBlock, kBlock}, kLabStream, reinterpret_cast<const float4*>(in),
+             reinterpret_cast<float4*>(out), n / 4);
       break;
     case CopyKernel::GridStride:
-      copy_grid_stride<<<grid_stride_blocks, kBlock>>>(in, out, n);
+      launch(copy_grid_stride, LaunchGrid{grid_stride_blocks, kBlock}, kLabStream, in, out, n);
       break;
   }
-  check_launch();
 }
 
 // Identity check: out[i] must equal the hashed input value at i.

@@ -14,8 +14,8 @@ __global__ void fill_values_kernel(float* data, std::int64_t n, std::uint32_t se
 }  // namespace
 
 void fill_values(float* data, std::int64_t n, std::uint32_t seed, std::int64_t scale, std::int64_t shift) {
-  fill_values_kernel<<<std::min<unsigned>(blocks_for(n), 65536u), kBlock>>>(data, n, seed, scale, shift);
-  check_launch();
+  launch(fill_values_kernel, LaunchGrid{std::min(blocks_for(n), 65536u), kBlock}, kLabStream, data, n, seed,
+         scale, shift);
 }
 
 void poison(void* data, std::size_t bytes) {

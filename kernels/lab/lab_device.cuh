@@ -12,14 +12,17 @@
 #include <vector>
 
 #include "kernels/cuda_check.h"
-#include "kernels/event_timing.h"
 #include "kernels/device_buffer.h"
+#include "kernels/event_timing.h"
+#include "kernels/launch.h"
 #include "kernels/lab/lab_types.h"
 #include "sim/nvtx_range.h"
 
 namespace coalesce::lab {
 
 constexpr int kBlock = 256;
+// The lab launches on the default stream, the one its event timer records on.
+constexpr cudaStream_t kLabStream = nullptr;
 
 // A 32-bit mix of (seed, index): inputs differ every run and are never all zeros.
 __host__ __device__ inline std::uint32_t lab_hash(std::uint32_t seed, std::uint64_t i) {
@@ -39,11 +42,6 @@ __host__ __device__ inline float lab_value(std::uint32_t seed, std::uint64_t i) 
 // Grid for one thread per element, 64-bit safe.
 inline unsigned blocks_for(std::int64_t n, int block = kBlock) {
   return static_cast<unsigned>((n + block - 1) / block);
-}
-
-// Launch checked right after the launch: a bad configuration must not be timed as a fast kernel.
-inline void check_launch() {
-  COALESCE_CUDA_CHECK(cudaGetLastError());
 }
 
 // data[i] = lab_value(seed, i * scale + shift): a strided view of one hashed sequence (SoA fields).
@@ -68,9 +66,8 @@ template <class Expected>
 bool device_check(const float* out, std::int64_t n, Expected expected, float tol = 0.0f) {
   DeviceBuffer<unsigned long long> bad(1);
   COALESCE_CUDA_CHECK(cudaMemset(bad.data(), 0, sizeof(unsigned long long)));
-  count_mismatches_kernel<<<std::min<unsigned>(blocks_for(n), 4096u), kBlock>>>(out, n, expected, tol,
-                                                                                bad.data());
-  check_launch();
+  launch(count_mismatches_kernel<Expected>, LaunchGrid{std::min(blocks_for(n), 4096u), kBlock}, kLabStream,
+         out, n, expected, tol, bad.data());
   unsigned long long host_bad = 0;
   COALESCE_CUDA_CHECK(cudaMemcpy(&host_bad, bad.data(), sizeof(host_bad), cudaMemcpyDeviceToHost));
   return host_bad == 0;

@@ -47,23 +47,20 @@ __global__ void update_float4(float4* pos_mass, const float4* vel, std::int64_t 
 
 void launch_aos(Particle* p, std::int64_t n, float dt, ParticleUpdate u) {
   if (u == ParticleUpdate::AllFields)
-    update_aos<true><<<blocks_for(n), kBlock>>>(p, n, dt);
+    launch(update_aos<true>, {n, kBlock, kBlock}, kLabStream, p, n, dt);
   else
-    update_aos<false><<<blocks_for(n), kBlock>>>(p, n, dt);
-  check_launch();
+    launch(update_aos<false>, {n, kBlock, kBlock}, kLabStream, p, n, dt);
 }
 
 void launch_soa(SoaPointers s, std::int64_t n, float dt, ParticleUpdate u) {
   if (u == ParticleUpdate::AllFields)
-    update_soa<true><<<blocks_for(n), kBlock>>>(s, n, dt);
+    launch(update_soa<true>, {n, kBlock, kBlock}, kLabStream, s, n, dt);
   else
-    update_soa<false><<<blocks_for(n), kBlock>>>(s, n, dt);
-  check_launch();
+    launch(update_soa<false>, {n, kBlock, kBlock}, kLabStream, s, n, dt);
 }
 
 void launch_float4(float4* pos_mass, const float4* vel, std::int64_t n, float dt) {
-  update_float4<<<blocks_for(n), kBlock>>>(pos_mass, vel, n, dt);
-  check_launch();
+  launch(update_float4, {n, kBlock, kBlock}, kLabStream, pos_mass, vel, n, dt);
 }
 
 // Particle i's field f (0..6 = x, y, z, vx, vy, vz, mass) is lab_value(seed, 7i + f) in every layout.
@@ -145,8 +142,7 @@ std::vector<LabRow> run_particles_experiment(const LabContext& context) {
   }
   {
     DeviceBuffer<float4> pos_mass(n), vel(n);
-    init_float4<<<blocks_for(n), kBlock>>>(pos_mass.data(), vel.data(), n, seed);
-    check_launch();
+    launch(init_float4, {n, kBlock, kBlock}, kLabStream, pos_mass.data(), vel.data(), n, seed);
     launch_float4(pos_mass.data(), vel.data(), n, kDt);
     const bool ok =
         device_check(reinterpret_cast<const float*>(pos_mass.data()), 4 * n, Float4Expected{seed}, kTol);

@@ -59,32 +59,32 @@ __global__ void polynomial(const float* in, float* out, const float* coefficient
 void launch_stencil(ReadPath path, const float* in, float* out, std::int64_t n) {
   switch (path) {
     case ReadPath::Plain:
-      stencil_plain<<<blocks_for(n), kBlock>>>(in, out, n);
+      launch(stencil_plain, {n, kBlock, kBlock}, kLabStream, in, out, n);
       break;
     case ReadPath::Restrict:
-      stencil_restrict<<<blocks_for(n), kBlock>>>(in, out, n);
+      launch(stencil_restrict, {n, kBlock, kBlock}, kLabStream, in, out, n);
       break;
     case ReadPath::Ldg:
-      stencil_ldg<<<blocks_for(n), kBlock>>>(in, out, n);
+      launch(stencil_ldg, {n, kBlock, kBlock}, kLabStream, in, out, n);
       break;
   }
-  check_launch();
 }
 
 void launch_polynomial(CoefficientPath path, const float* in, float* out, const float* coefficients,
                        std::int64_t n) {
   switch (path) {
     case CoefficientPath::Constant:
-      polynomial<CoefficientPath::Constant><<<blocks_for(n), kBlock>>>(in, out, coefficients, n);
+      launch(polynomial<CoefficientPath::Constant>, {n, kBlock, kBlock}, kLabStream, in, out, coefficients,
+             n);
       break;
     case CoefficientPath::Global:
-      polynomial<CoefficientPath::Global><<<blocks_for(n), kBlock>>>(in, out, coefficients, n);
+      launch(polynomial<CoefficientPath::Global>, {n, kBlock, kBlock}, kLabStream, in, out, coefficients, n);
       break;
     case CoefficientPath::ConstantDivergent:
-      polynomial<CoefficientPath::ConstantDivergent><<<blocks_for(n), kBlock>>>(in, out, coefficients, n);
+      launch(polynomial<CoefficientPath::ConstantDivergent>, {n, kBlock, kBlock}, kLabStream, in, out,
+             coefficients, n);
       break;
   }
-  check_launch();
 }
 
 void set_coefficients(const float* host) {

@@ -19,13 +19,11 @@ __global__ void offset_copy(const float* in, float* out, std::int64_t n_out, int
 }
 
 void launch_strided(const float* in, float* out, std::int64_t n_out, int stride) {
-  strided_copy<<<blocks_for(n_out), kBlock>>>(in, out, n_out, stride);
-  check_launch();
+  launch(strided_copy, {n_out, kBlock, kBlock}, kLabStream, in, out, n_out, stride);
 }
 
 void launch_offset(const float* in, float* out, std::int64_t n_out, int offset) {
-  offset_copy<<<blocks_for(n_out), kBlock>>>(in, out, n_out, offset);
-  check_launch();
+  launch(offset_copy, {n_out, kBlock, kBlock}, kLabStream, in, out, n_out, offset);
 }
 
 struct ShiftedValue {

@@ -56,33 +56,36 @@ unsigned tiles(int extent, int tile) {
 
 void launch_transpose(TransposeKernel kernel, const float* in, float* out, int rows, int cols,
                       cublasHandle_t handle) {
+  // Each grid covers the matrix in tiles of the kernel's own size: x over columns, y over rows.
   switch (kernel) {
     case TransposeKernel::Naive:
-      transpose_naive<<<dim3(tiles(cols, 32), tiles(rows, 8)), dim3(32, 8)>>>(in, out, rows, cols);
+      launch(transpose_naive, LaunchGrid{dim3(tiles(cols, 32), tiles(rows, 8)), dim3(32, 8)}, kLabStream,
+             in, out, rows, cols);
       break;
     case TransposeKernel::Tiled:
-      transpose_tiled<0><<<dim3(tiles(cols, 32), tiles(rows, 32)), dim3(32, 32)>>>(in, out, rows, cols);
+      launch(transpose_tiled<0>, LaunchGrid{dim3(tiles(cols, 32), tiles(rows, 32)), dim3(32, 32)},
+             kLabStream, in, out, rows, cols);
       break;
     case TransposeKernel::TiledPadded:
-      transpose_tiled<1><<<dim3(tiles(cols, 32), tiles(rows, 32)), dim3(32, 32)>>>(in, out, rows, cols);
+      launch(transpose_tiled<1>, LaunchGrid{dim3(tiles(cols, 32), tiles(rows, 32)), dim3(32, 32)},
+             kLabStream, in, out, rows, cols);
       break;
     case TransposeKernel::Tiled32x8:
-      transpose_tile_rows<32, 8>
-          <<<dim3(tiles(cols, 32), tiles(rows, 32)), dim3(32, 8)>>>(in, out, rows, cols);
+      launch(transpose_tile_rows<32, 8>, LaunchGrid{dim3(tiles(cols, 32), tiles(rows, 32)), dim3(32, 8)},
+             kLabStream, in, out, rows, cols);
       break;
     case TransposeKernel::Tile64:
-      transpose_tile_rows<64, 8>
-          <<<dim3(tiles(cols, 64), tiles(rows, 64)), dim3(32, 8)>>>(in, out, rows, cols);
+      launch(transpose_tile_rows<64, 8>, LaunchGrid{dim3(tiles(cols, 64), tiles(rows, 64)), dim3(32, 8)},
+             kLabStream, in, out, rows, cols);
       break;
     case TransposeKernel::Tile64Block512:
-      transpose_tile_rows<64, 16>
-          <<<dim3(tiles(cols, 64), tiles(rows, 64)), dim3(32, 16)>>>(in, out, rows, cols);
+      launch(transpose_tile_rows<64, 16>, LaunchGrid{dim3(tiles(cols, 64), tiles(rows, 64)), dim3(32, 16)},
+             kLabStream, in, out, rows, cols);
       break;
     case TransposeKernel::Sgeam:
       sgeam_transpose(handle, in, out, rows, cols);
       break;
   }
-  check_launch();
 }
 
 // out (cols x rows) at j = c * rows + r holds input element (r, c) = lab_value(seed, r * cols + c).

@@ -20,16 +20,15 @@ __global__ void vector_add(const float* a, const float* b, float* c, std::int64_
 void launch_vector_add(LanePattern pattern, const float* a, const float* b, float* c, std::int64_t n) {
   switch (pattern) {
     case LanePattern::Coalesced:
-      vector_add<LanePattern::Coalesced><<<blocks_for(n), kBlock>>>(a, b, c, n);
+      launch(vector_add<LanePattern::Coalesced>, {n, kBlock, kBlock}, kLabStream, a, b, c, n);
       break;
     case LanePattern::Swapped:
-      vector_add<LanePattern::Swapped><<<blocks_for(n), kBlock>>>(a, b, c, n);
+      launch(vector_add<LanePattern::Swapped>, {n, kBlock, kBlock}, kLabStream, a, b, c, n);
       break;
     case LanePattern::Shifted:
-      vector_add<LanePattern::Shifted><<<blocks_for(n), kBlock>>>(a, b, c, n);
+      launch(vector_add<LanePattern::Shifted>, {n, kBlock, kBlock}, kLabStream, a, b, c, n);
       break;
   }
-  check_launch();
 }
 
 // a and b are two hashed inputs with different seeds; c must be their sum at every index.
