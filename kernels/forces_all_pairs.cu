@@ -184,9 +184,8 @@ void all_pairs_kick(const StateViews& targets, const StateViews& sources, const 
     if (view.n <= 0 || sources.n <= 0) return;
     const View source_view = View::over(sources.base, sources.n);
     Real* sums = static_cast<Real*>(partials);
-    all_pairs_partials_kernel<View><<<s.blocks, kThreads, 0, stream>>>(view, source_view,
-                                                                       softening_squared<Real>(params), s, sums);
-    COALESCE_CUDA_CHECK(cudaGetLastError());
+    launch(all_pairs_partials_kernel<View>, LaunchGrid{dim3(static_cast<unsigned>(s.blocks)), dim3(kThreads)},
+           stream, view, source_view, softening_squared<Real>(params), s, sums);
     launch(all_pairs_kick_kernel<View>, {view.n, kThreads, kThreads}, stream, view, s,
            static_cast<const Real*>(sums), static_cast<Real>(params.dt));
   });
