@@ -11,9 +11,9 @@
 #include "app/bench_report.h"
 #include "app/bench_runner.h"
 #include "app/commands.h"
-#include "app/cuda_services.h"
-#include "app/printable.h"
-#include "app/utc_time.h"
+#include "app/services/cuda_services.h"
+#include "app/services/printable.h"
+#include "app/services/utc_time.h"
 #include "sim/errors.h"
 #include "sim/output_file.h"
 

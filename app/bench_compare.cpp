@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/printable.h"
+#include "app/services/printable.h"
 #include "sim/errors.h"
 
 namespace coalesce {

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/json_input.h"
+#include "app/services/json_input.h"
 #include "sim/errors.h"
 #include "sim/limits.h"
 

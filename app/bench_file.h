@@ -1,6 +1,6 @@
 // A run that `coalesce bench --json` saved (schema coalesce-bench/2, docs/bench-json.md), read back for
-// --compare and --plot --from through app/json_input.h (regular files only, bounded size and depth, each
-// row turned into a BenchRow as it is read), every field the readers use checked, each problem one
+// --compare and --plot --from through app/services/json_input.h (regular files only, bounded size and depth,
+// each row turned into a BenchRow as it is read), every field the readers use checked, each problem one
 // UsageError naming the option, the file, the problem and the fix.
 #pragma once
 

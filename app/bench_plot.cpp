@@ -10,8 +10,8 @@
 #include <tuple>
 
 #include "app/bench_file.h"
-#include "app/device_report.h"
-#include "app/printable.h"
+#include "app/services/device_report.h"
+#include "app/services/printable.h"
 #include "sim/errors.h"
 
 namespace coalesce {

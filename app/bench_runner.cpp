@@ -7,7 +7,7 @@
 #include <chrono>
 #include <cstdio>
 
-#include "app/backend_factory.h"
+#include "app/services/backend_factory.h"
 #include "app/bench_stats.h"
 #include "sim/cpu_info.h"
 #include "sim/layout_storage.h"

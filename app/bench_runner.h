@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "app/bench_types.h"
-#include "app/options.h"
+#include "app/services/options.h"
 
 namespace coalesce {
 

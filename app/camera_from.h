@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "app/options.h"
+#include "app/services/options.h"
 
 namespace coalesce {
 
@@ -17,9 +17,9 @@ struct CameraFromResult {
   std::vector<std::string> not_restored;  // each with the reason: "the simulated time (step 120; ...)"
 };
 
-// Reads `options.camera_from` (app/json_input.h: bounded size, depth and memory; UsageError naming the
-// problem for a file that is no coalesce screenshot or clip JSON, or one a newer coalesce wrote) and applies
-// what it can. Relative paths in it are taken from the file's own folder.
+// Reads `options.camera_from` (app/services/json_input.h: bounded size, depth and memory; UsageError naming
+// the problem for a file that is no coalesce screenshot or clip JSON, or one a newer coalesce wrote) and
+// applies what it can. Relative paths in it are taken from the file's own folder.
 CameraFromResult apply_camera_from(const Options& options);
 // The same over the file's bytes already in memory (the fuzzer's way in).
 CameraFromResult apply_camera_from_bytes(const Options& options, std::string_view bytes);

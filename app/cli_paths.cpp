@@ -1,6 +1,6 @@
 // The command-line checks that touch the file system, run before any work so a bad path loses nothing:
 // every input is a readable regular file, every output (sidecars included) can be replaced safely, and no
-// output is an input or another output (app/run_files.h).
+// output is an input or another output (app/services/run_files.h).
 #include <sys/stat.h>
 
 #include <string>
@@ -8,10 +8,10 @@
 
 #include "app/bench_plot.h"
 #include "app/cli.h"
-#include "app/clip_output.h"
-#include "app/output_paths.h"
-#include "app/report_schemas.h"
-#include "app/run_files.h"
+#include "app/services/clip_output.h"
+#include "app/services/output_paths.h"
+#include "app/services/report_schemas.h"
+#include "app/services/run_files.h"
 #include "sim/errors.h"
 #include "sim/input_file.h"
 #include "sim/output_file.h"

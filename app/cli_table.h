@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "app/cli_values.h"
-#include "app/options.h"
+#include "app/services/options.h"
 
 namespace coalesce::cli {
 

@@ -1,7 +1,7 @@
 // The program's commands; each returns the process exit code (0 ok, 1 runtime failure, 2 usage error).
 #pragma once
 
-#include "app/options.h"
+#include "app/services/options.h"
 
 namespace coalesce {
 

@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 #include "app/commands.h"
-#include "app/cuda_services.h"
-#include "app/printable.h"
+#include "app/services/cuda_services.h"
+#include "app/services/printable.h"
 #include "app/lab/lab_report.h"
 #include "app/lab/lab_service.h"
 #include "sim/errors.h"

@@ -12,7 +12,7 @@
 #include "app/camera_from.h"
 #include "app/cli.h"
 #include "app/commands.h"
-#include "app/printable.h"
+#include "app/services/printable.h"
 #include "sim/errors.h"
 #include "sim/exit_ledger.h"
 

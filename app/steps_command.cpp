@@ -5,12 +5,12 @@
 #include <cstdio>
 #include <string>
 
-#include "app/backend_factory.h"
+#include "app/services/backend_factory.h"
 #include "app/commands.h"
-#include "app/interrupt.h"
-#include "app/printable.h"
-#include "app/run_setup.h"
-#include "app/state_output.h"
+#include "app/services/interrupt.h"
+#include "app/services/printable.h"
+#include "app/services/run_setup.h"
+#include "app/services/state_output.h"
 #include "sim/diagnostics.h"
 #include "sim/errors.h"
 

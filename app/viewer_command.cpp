@@ -5,12 +5,12 @@
 #include <string>
 
 #include "app/commands.h"
-#include "app/interrupt.h"
-#include "app/clip_output.h"
+#include "app/services/interrupt.h"
+#include "app/services/clip_output.h"
 #include "app/lab/lab_tab.h"
-#include "app/output_paths.h"
-#include "app/printable.h"
-#include "app/state_output.h"
+#include "app/services/output_paths.h"
+#include "app/services/printable.h"
+#include "app/services/state_output.h"
 #include "app/viewer/viewer_app.h"
 #include "app/viewer/viewer_recording.h"
 #include "app/viewer/viewer_simulation.h"
@@ -22,7 +22,7 @@ namespace coalesce {
 namespace {
 
 // Detects a display to suggest --headless; it switches no behaviour (the other getenv is find_program's
-// PATH lookup of ffmpeg, app/clip_output.cpp).
+// PATH lookup of ffmpeg, app/services/clip_output.cpp).
 bool has_display() {
   const char* x11 = std::getenv("DISPLAY");
   const char* wayland = std::getenv("WAYLAND_DISPLAY");

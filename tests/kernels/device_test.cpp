@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <climits>
 
-#include "app/backend_factory.h"
-#include "app/device_report.h"
+#include "app/services/backend_factory.h"
+#include "app/services/device_report.h"
 #include "sim/errors.h"
 #include "kernels/cuda_backend.h"
 #include "kernels/device_probe.h"

@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "app/cuda_services.h"
+#include "app/services/cuda_services.h"
 
 namespace coalesce::testing {
 

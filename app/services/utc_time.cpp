@@ -1,5 +1,5 @@
 // utc_now(): one definition for the bench and screenshot reports, so their dates read the same.
-#include "app/utc_time.h"
+#include "app/services/utc_time.h"
 
 #include <ctime>
 

@@ -1,11 +1,11 @@
 // The stop-signal handler behind StopSignals. Its only state is the exit ledger's (sim/exit_ledger.h).
-#include "app/interrupt.h"
+#include "app/services/interrupt.h"
 
 #include <unistd.h>
 
 #include <csignal>
 
-#include "app/printable.h"
+#include "app/services/printable.h"
 #include "sim/exit_ledger.h"
 
 namespace coalesce {

@@ -1,5 +1,5 @@
 // printable (see printable.h).
-#include "app/printable.h"
+#include "app/services/printable.h"
 
 #include <cstdio>
 

@@ -1,5 +1,5 @@
 // device_json and driver_text: the one rendering of DeviceInfo for the reports and the panel.
-#include "app/device_report.h"
+#include "app/services/device_report.h"
 
 #include <algorithm>
 #include <cmath>

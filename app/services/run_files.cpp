@@ -1,5 +1,5 @@
 // The one rule for a run's files (see run_files.h).
-#include "app/run_files.h"
+#include "app/services/run_files.h"
 
 #include <sys/stat.h>
 

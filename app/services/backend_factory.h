@@ -4,7 +4,7 @@
 #include <memory>
 #include <string>
 
-#include "app/options.h"
+#include "app/services/options.h"
 #include "sim/backend.h"
 
 namespace coalesce {

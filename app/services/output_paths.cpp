@@ -1,13 +1,13 @@
 // Paths derived from the user's output paths (see output_paths.h).
-#include "app/output_paths.h"
+#include "app/services/output_paths.h"
 
 #include <sys/stat.h>
 
 #include <optional>
 
-#include "app/json_input.h"
-#include "app/report_schemas.h"
-#include "app/run_files.h"
+#include "app/services/json_input.h"
+#include "app/services/report_schemas.h"
+#include "app/services/run_files.h"
 #include "sim/errors.h"
 #include "sim/path_parts.h"
 

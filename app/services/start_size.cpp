@@ -1,5 +1,5 @@
 // The viewer's measured start size (see start_size.h).
-#include "app/start_size.h"
+#include "app/services/start_size.h"
 
 #include <algorithm>
 #include <cmath>

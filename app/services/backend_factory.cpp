@@ -1,10 +1,10 @@
 // make_backend: CUDA when a device exists (or is asked for), else the CPU backend with a short notice.
-#include "app/backend_factory.h"
+#include "app/services/backend_factory.h"
 
 #include <algorithm>
 #include <string>
 
-#include "app/cuda_services.h"
+#include "app/services/cuda_services.h"
 #include "sim/cpu_backend.h"
 #include "sim/errors.h"
 

@@ -1,5 +1,5 @@
-// The CUDA side of app/cuda_services.h: the backend and the device probe, on device 0.
-#include "app/cuda_services.h"
+// The CUDA side of app/services/cuda_services.h: the backend and the device probe, on device 0.
+#include "app/services/cuda_services.h"
 
 #include <cstdio>
 

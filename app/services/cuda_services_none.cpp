@@ -1,5 +1,5 @@
-// app/cuda_services.h for builds without CUDA: no devices, so the app takes the CPU backend and says why.
-#include "app/cuda_services.h"
+// app/services/cuda_services.h without CUDA: no devices, so the app takes the CPU backend and says why.
+#include "app/services/cuda_services.h"
 
 #include <stdexcept>
 

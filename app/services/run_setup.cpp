@@ -1,5 +1,5 @@
 // The scene and initial state of a run, from the command line (see run_setup.h).
-#include "app/run_setup.h"
+#include "app/services/run_setup.h"
 
 #include <string>
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "app/options.h"
+#include "app/services/options.h"
 #include "sim/output_file.h"
 
 namespace coalesce {

@@ -1,6 +1,6 @@
 // Bounded JSON reading (see json_input.h): nlohmann's SAX interface feeds a builder that keeps only what
 // the reader asked for, so memory follows what is kept, never the shape of the file.
-#include "app/json_input.h"
+#include "app/services/json_input.h"
 
 #include <algorithm>
 #include <cctype>

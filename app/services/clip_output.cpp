@@ -1,5 +1,5 @@
 // Clip paths (see clip_output.h).
-#include "app/clip_output.h"
+#include "app/services/clip_output.h"
 
 #include <dirent.h>
 #include <sys/stat.h>
@@ -11,9 +11,9 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "app/interrupt.h"
-#include "app/printable.h"
-#include "app/run_files.h"
+#include "app/services/interrupt.h"
+#include "app/services/printable.h"
+#include "app/services/run_files.h"
 #include "sim/errors.h"
 #include "sim/exit_ledger.h"
 #include "sim/file_type.h"

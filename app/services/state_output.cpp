@@ -1,10 +1,10 @@
 // save_final_state (see state_output.h).
-#include "app/state_output.h"
+#include "app/services/state_output.h"
 
 #include <cmath>
 
-#include "app/interrupt.h"
-#include "app/output_paths.h"
+#include "app/services/interrupt.h"
+#include "app/services/output_paths.h"
 #include "sim/npy.h"
 
 namespace coalesce {
