@@ -5,11 +5,11 @@
 
 #include <unistd.h>
 
-#include "app/bench_compare.h"
-#include "app/bench_file.h"
-#include "app/bench_plot.h"
-#include "app/bench_report.h"
-#include "app/bench_runner.h"
+#include "app/bench/bench_compare.h"
+#include "app/bench/bench_file.h"
+#include "app/bench/bench_plot.h"
+#include "app/bench/bench_report.h"
+#include "app/bench/bench_runner.h"
 #include "app/commands.h"
 #include "app/services/cuda_services.h"
 #include "app/services/printable.h"

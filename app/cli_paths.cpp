@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "app/bench_plot.h"
+#include "app/bench/bench_plot.h"
 #include "app/cli.h"
 #include "app/services/clip_output.h"
 #include "app/services/output_paths.h"

@@ -5,7 +5,7 @@
 #include <iterator>
 #include <string>
 
-#include "app/bench_plot.h"
+#include "app/bench/bench_plot.h"
 #include "sim/errors.h"
 #include "sim/layout.h"
 

@@ -9,7 +9,7 @@
 #include <set>
 #include <string>
 
-#include "app/bench_runner.h"
+#include "app/bench/bench_runner.h"
 #include "app/cli.h"
 #include "app/commands.h"
 #include "app/services/device_report.h"

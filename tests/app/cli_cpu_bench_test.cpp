@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "app/services/backend_factory.h"
-#include "app/bench_compare.h"
+#include "app/bench/bench_compare.h"
 #include "app/services/cuda_services.h"
 #include "tests/app/run_process.h"
 #include "tests/support/temp_dir.h"

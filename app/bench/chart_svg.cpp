@@ -1,7 +1,7 @@
 // The chart as SVG: bars as <rect class="bar" data-row=...>, text as <text> in a monospace font.
 #include <cstdio>
 
-#include "app/chart.h"
+#include "app/bench/chart.h"
 
 namespace coalesce {
 namespace {

@@ -1,5 +1,5 @@
 // Reads a saved bench run back (see bench_file.h); the checks follow docs/bench-json.md's schema.
-#include "app/bench_file.h"
+#include "app/bench/bench_file.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 // Builds the bench chart (see bench_plot.h) from a run's rows: header, legend, then the memory-bound
 // section scaled in % of copy and the all-pairs forces section scaled in interactions/s.
-#include "app/bench_plot.h"
+#include "app/bench/bench_plot.h"
 
 #include <algorithm>
 #include <cctype>
@@ -9,7 +9,7 @@
 #include <map>
 #include <tuple>
 
-#include "app/bench_file.h"
+#include "app/bench/bench_file.h"
 #include "app/services/device_report.h"
 #include "app/services/printable.h"
 #include "sim/errors.h"

@@ -1,14 +1,14 @@
 // The bench sweep: for each solver x N, one backend; for each layout, every kernel warmed up and timed.
 // Times come from the backend's own per-kernel timings (CUDA events on the GPU), so the sweep code is the
 // same for both backends and measures exactly what the panel shows.
-#include "app/bench_runner.h"
+#include "app/bench/bench_runner.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 
 #include "app/services/backend_factory.h"
-#include "app/bench_stats.h"
+#include "app/bench/bench_stats.h"
 #include "sim/cpu_info.h"
 #include "sim/layout_storage.h"
 #include "sim/nvtx_range.h"

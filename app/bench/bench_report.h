@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <string>
 
-#include "app/bench_types.h"
+#include "app/bench/bench_types.h"
 
 namespace coalesce {
 

@@ -1,5 +1,5 @@
 // A build without Dear ImGui (no viewer libraries) has no glyphs for a raster plot: SVG only.
-#include "app/chart.h"
+#include "app/bench/chart.h"
 #include "sim/errors.h"
 
 namespace coalesce {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "app/bench_types.h"
+#include "app/bench/bench_types.h"
 #include "app/services/options.h"
 
 namespace coalesce {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "app/bench_file.h"
+#include "app/bench/bench_file.h"
 
 namespace coalesce {
 

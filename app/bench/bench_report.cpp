@@ -1,10 +1,10 @@
 // Bench table and JSON writer (nlohmann, as every report; the device block: app/services/device_report.h).
-#include "app/bench_report.h"
+#include "app/bench/bench_report.h"
 
 #include <nlohmann/json.hpp>
 
-#include "app/bench_file.h"
-#include "app/bench_stats.h"
+#include "app/bench/bench_file.h"
+#include "app/bench/bench_stats.h"
 #include "app/services/device_report.h"
 
 namespace coalesce {

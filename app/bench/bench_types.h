@@ -33,7 +33,7 @@ struct BenchRow {
   std::string variant;  // pack: the variant; convert: "to <layout>"; otherwise empty
   int samples;
   double median_ms, min_ms, max_ms;
-  double cv_percent;  // 100 x standard deviation / mean of the samples (app/bench_stats.h)
+  double cv_percent;  // 100 x standard deviation / mean of the samples (app/bench/bench_stats.h)
   bool noisy;         // cv_percent above kNoisyCvPercent
   double bytes;  // sim/byte_counts.h formula for this kernel and layout
   double gbps;   // bytes / median time

@@ -7,8 +7,8 @@
 #include <optional>
 #include <string>
 
-#include "app/bench_types.h"
-#include "app/chart.h"
+#include "app/bench/bench_types.h"
+#include "app/bench/chart.h"
 
 namespace coalesce {
 

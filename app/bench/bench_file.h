@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "app/bench_types.h"
+#include "app/bench/bench_types.h"
 
 namespace coalesce {
 

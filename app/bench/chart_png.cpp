@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "app/chart.h"
+#include "app/bench/chart.h"
 #include "render/png_image.h"
 #include "sim/errors.h"
 

@@ -1,6 +1,6 @@
 // Two saved bench runs compared row by row: the verdict rule, the notes on how the runs differ, the table
 // and the JSON (schema coalesce-bench-compare/1, docs/bench-json.md).
-#include "app/bench_compare.h"
+#include "app/bench/bench_compare.h"
 
 #include <algorithm>
 #include <cmath>
