@@ -10,8 +10,8 @@
 #include <string>
 
 #include "app/bench/bench_runner.h"
-#include "app/cli.h"
-#include "app/commands.h"
+#include "app/cli/cli.h"
+#include "app/cli/commands.h"
 #include "app/services/device_report.h"
 #include "sim/cpu_info.h"
 #include "sim/errors.h"

@@ -10,7 +10,7 @@
 #include "app/bench/bench_plot.h"
 #include "app/bench/bench_report.h"
 #include "app/bench/bench_runner.h"
-#include "app/commands.h"
+#include "app/cli/commands.h"
 #include "app/services/cuda_services.h"
 #include "app/services/printable.h"
 #include "app/services/utc_time.h"

@@ -1,8 +1,8 @@
 // The --help and --version texts, generated from the option table so they list exactly what parses.
 #include <string>
 
-#include "app/cli.h"
-#include "app/cli_table.h"
+#include "app/cli/cli.h"
+#include "app/cli/cli_table.h"
 #include "sim/layout.h"
 
 namespace coalesce {

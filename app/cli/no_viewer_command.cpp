@@ -1,6 +1,6 @@
 // run_viewer for builds without the viewer (COALESCE_WITH_VIEWER=OFF; app/CMakeLists.txt picks this file
 // or the viewer's): a clear usage error instead.
-#include "app/commands.h"
+#include "app/cli/commands.h"
 #include "sim/errors.h"
 
 namespace coalesce {

@@ -1,10 +1,10 @@
 // The pure command-line parser: argv -> Options, with every error a single line that names the fix.
-#include "app/cli.h"
+#include "app/cli/cli.h"
 
 #include <algorithm>
 #include <string_view>
 
-#include "app/cli_table.h"
+#include "app/cli/cli_table.h"
 #include "sim/errors.h"
 
 namespace coalesce {

@@ -1,5 +1,5 @@
 // The option table (see cli_table.h): every flag (README, "Command line") and how its value is checked and stored.
-#include "app/cli_table.h"
+#include "app/cli/cli_table.h"
 
 #include <algorithm>
 #include <iterator>

@@ -1,7 +1,7 @@
 // --camera-from (see camera_from.h). Every value goes through the option table's own parser, so a file
 // can set nothing the command line could not, with the same ranges. Paths the file names are relative to
 // the file's own folder, where the shot was taken.
-#include "app/camera_from.h"
+#include "app/cli/camera_from.h"
 
 #include <algorithm>
 #include <initializer_list>
@@ -11,8 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/cli.h"
-#include "app/cli_table.h"
+#include "app/cli/cli.h"
+#include "app/cli/cli_table.h"
 #include "app/services/cuda_services.h"
 #include "app/services/json_input.h"
 #include "app/services/printable.h"

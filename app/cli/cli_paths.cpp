@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "app/bench/bench_plot.h"
-#include "app/cli.h"
+#include "app/cli/cli.h"
 #include "app/services/clip_output.h"
 #include "app/services/output_paths.h"
 #include "app/services/report_schemas.h"

@@ -6,7 +6,7 @@
 
 #include <unistd.h>
 
-#include "app/commands.h"
+#include "app/cli/commands.h"
 #include "app/services/cuda_services.h"
 #include "app/services/printable.h"
 #include "app/lab/lab_report.h"

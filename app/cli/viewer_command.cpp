@@ -4,7 +4,7 @@
 #include <memory>
 #include <string>
 
-#include "app/commands.h"
+#include "app/cli/commands.h"
 #include "app/services/interrupt.h"
 #include "app/services/clip_output.h"
 #include "app/lab/lab_tab.h"

@@ -1,5 +1,5 @@
 // Strict parsers for command-line values (see cli_values.h).
-#include "app/cli_values.h"
+#include "app/cli/cli_values.h"
 
 #include <algorithm>
 #include <charconv>

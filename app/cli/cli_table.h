@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "app/cli_values.h"
+#include "app/cli/cli_values.h"
 #include "app/services/options.h"
 
 namespace coalesce::cli {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "app/services/backend_factory.h"
-#include "app/commands.h"
+#include "app/cli/commands.h"
 #include "app/services/interrupt.h"
 #include "app/services/printable.h"
 #include "app/services/run_setup.h"
