@@ -11,6 +11,7 @@
 #include <thread>
 #include <memory>
 
+#include "app/services/cuda_services.h"
 #include "app/services/options.h"
 #include "app/viewer/viewer_render_path.h"
 #include "app/viewer/viewer_simulation.h"
