@@ -51,7 +51,7 @@ std::string usage_text() {
 }
 
 std::string version_text() {
-  // COALESCE_FEATURES: "cuda, viewer", "cuda", "viewer" or "cpu only", from app/CMakeLists.txt.
+  // COALESCE_FEATURES: "cuda, viewer", "cuda", "viewer" or "cpu only", from app/cli/CMakeLists.txt.
   return "coalesce " COALESCE_VERSION " (" COALESCE_FEATURES ")";
 }
 

@@ -1,4 +1,4 @@
-// run_viewer for builds without the viewer (COALESCE_WITH_VIEWER=OFF; app/CMakeLists.txt picks this file
+// run_viewer for builds without the viewer (COALESCE_WITH_VIEWER=OFF; app/cli/CMakeLists.txt picks this file
 // or the viewer's): a clear usage error instead.
 #include "app/cli/commands.h"
 #include "sim/errors.h"

@@ -1,5 +1,5 @@
 // The app's one door to CUDA (the lab's is app/lab/lab_service.h): cuda_services_cuda.cpp in a build with
-// the CUDA backend, else cuda_services_none.cpp (app/CMakeLists.txt picks one, as render/ picks
+// the CUDA backend, else cuda_services_none.cpp (app/services/CMakeLists.txt picks one, as render/ picks
 // interop_buffer*.cpp), so no other app file asks whether the build has CUDA.
 #pragma once
 
