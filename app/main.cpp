@@ -9,10 +9,10 @@
 #include <new>
 #include <string>
 
-#include "app/camera_from.h"
-#include "app/cli.h"
-#include "app/commands.h"
-#include "app/printable.h"
+#include "app/cli/camera_from.h"
+#include "app/cli/cli.h"
+#include "app/cli/commands.h"
+#include "app/services/printable.h"
 #include "sim/errors.h"
 #include "sim/exit_ledger.h"
 

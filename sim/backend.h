@@ -24,8 +24,8 @@ namespace coalesce {
 // CUDA-mapped OpenGL buffer.
 enum class MemorySpace { Host, Device };
 
-// What the panel and the JSON show about the machine a backend runs on (app/device_report.h writes it).
-// A value that could not be known is empty, never 0: reports show it as unknown and write null.
+// What the panel and the JSON show about the machine a backend runs on (app/services/device_report.h writes
+// it). A value that could not be known is empty, never 0: reports show it as unknown and write null.
 struct DeviceInfo {
   bool gpu = false;                     // a CUDA device: SMs and device memory; false for the CPU
   std::string name;                     // "NVIDIA H100 80GB HBM3", or the CPU model

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "app/device_report.h"
+#include "app/services/device_report.h"
 
 namespace coalesce {
 namespace {

@@ -5,7 +5,7 @@
 
 #include "app/lab/lab_registry.h"
 #include "app/lab/lab_runner.h"
-#include "app/utc_time.h"
+#include "app/services/utc_time.h"
 
 namespace coalesce {
 

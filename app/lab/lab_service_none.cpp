@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "app/cuda_services.h"
+#include "app/services/cuda_services.h"
 #include "sim/errors.h"
 
 namespace coalesce {

@@ -11,8 +11,8 @@
 
 #include <imgui.h>
 
-#include "app/backend_factory.h"
-#include "app/cuda_services.h"
+#include "app/services/backend_factory.h"
+#include "app/services/cuda_services.h"
 #include "app/lab/lab_service.h"
 
 namespace coalesce {

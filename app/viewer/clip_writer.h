@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-#include "app/clip_output.h"
+#include "app/services/clip_output.h"
 #include "render/screenshot.h"
 
 namespace coalesce {

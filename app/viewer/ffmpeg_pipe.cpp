@@ -15,7 +15,7 @@
 #include <system_error>
 #include <vector>
 
-#include "app/printable.h"
+#include "app/services/printable.h"
 #include "sim/errors.h"
 
 extern char** environ;

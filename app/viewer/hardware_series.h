@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "app/device_report.h"  // clock_off_maximum
+#include "app/services/device_report.h"  // clock_off_maximum
 #include "kernels/counters/hardware_counters.h"
 #include "kernels/counters/summary.h"
 #include "sim/layout.h"

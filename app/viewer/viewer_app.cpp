@@ -7,11 +7,11 @@
 
 #include <imgui.h>
 
-#include "app/clip_output.h"
-#include "app/interrupt.h"
-#include "app/output_paths.h"
-#include "app/printable.h"
-#include "app/report_schemas.h"
+#include "app/services/clip_output.h"
+#include "app/services/interrupt.h"
+#include "app/services/output_paths.h"
+#include "app/services/printable.h"
+#include "app/services/report_schemas.h"
 #include "app/viewer/viewer_report.h"
 #include "render/gl_api.h"
 #include "render/screenshot.h"

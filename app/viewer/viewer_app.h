@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "app/clip_output.h"
-#include "app/options.h"
-#include "app/run_files.h"
+#include "app/services/clip_output.h"
+#include "app/services/options.h"
+#include "app/services/run_files.h"
 #include "app/viewer/viewer_draw.h"
 #include "app/viewer/viewer_imgui.h"
 #include "app/viewer/viewer_model.h"

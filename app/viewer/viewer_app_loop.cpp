@@ -6,7 +6,7 @@
 
 #include <imgui.h>
 
-#include "app/interrupt.h"
+#include "app/services/interrupt.h"
 #include "app/viewer/viewer_app.h"
 #include "app/viewer/viewer_input.h"
 #include "render/gl_api.h"

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "app/options.h"
+#include "app/services/options.h"
 #include "app/viewer/viewer_render_path.h"
 #include "app/viewer/viewer_stats.h"
 #include "render/gpu_timer.h"

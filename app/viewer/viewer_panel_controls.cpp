@@ -5,7 +5,7 @@
 #include <imgui_stdlib.h>
 
 #include "app/viewer/viewer_panel.h"
-#include "app/printable.h"
+#include "app/services/printable.h"
 #include "sim/limits.h"
 
 namespace coalesce {

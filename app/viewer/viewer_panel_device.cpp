@@ -1,7 +1,7 @@
 // Panel section: the device the backend runs on and how frames reach the screen.
 #include <imgui.h>
 
-#include "app/device_report.h"
+#include "app/services/device_report.h"
 #include "app/viewer/viewer_panel.h"
 
 namespace coalesce {

@@ -5,9 +5,9 @@
 #include <cmath>
 #include <cstdio>
 
-#include "app/printable.h"
-#include "app/report_schemas.h"
-#include "app/utc_time.h"
+#include "app/services/printable.h"
+#include "app/services/report_schemas.h"
+#include "app/services/utc_time.h"
 #include "app/viewer/clip_writer.h"
 #include "app/viewer/viewer_report.h"
 #include "sim/errors.h"

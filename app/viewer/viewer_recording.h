@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/clip_output.h"
+#include "app/services/clip_output.h"
 #include "render/render_target.h"
 #include "render/screenshot.h"
 #include "sim/kernel_stats.h"

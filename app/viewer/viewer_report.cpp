@@ -6,9 +6,9 @@
 #include <filesystem>
 #include <system_error>
 
-#include "app/device_report.h"
-#include "app/report_schemas.h"
-#include "app/utc_time.h"
+#include "app/services/device_report.h"
+#include "app/services/report_schemas.h"
+#include "app/services/utc_time.h"
 #include "app/viewer/viewer_panel.h"
 #include "app/viewer/viewer_report_hardware.h"
 #include "sim/path_parts.h"
@@ -171,7 +171,8 @@ json screenshot_report(const ViewerModel& model, const ViewerControls& controls,
         {"brightness", controls.brightness},
         {"paused", controls.paused}}},
       {"camera", camera_json(model)},
-      // How the viewer chose N when nothing set it (app/start_size.h); null when the user or the scene did.
+      // How the viewer chose N when nothing set it (app/services/start_size.h); null when the user or the
+      // scene did.
       {"start_size", sim.start_size().particles > 0
                          ? json{{"particles", sim.start_size().particles}, {"reason", sim.start_size().reason}}
                          : json(nullptr)},

@@ -3,8 +3,8 @@
 
 #include <chrono>
 
-#include "app/cuda_services.h"
-#include "app/run_setup.h"
+#include "app/services/cuda_services.h"
+#include "app/services/run_setup.h"
 #include "sim/cpu_backend.h"
 #include "sim/errors.h"
 

@@ -6,9 +6,9 @@
 #include <memory>
 #include <string>
 
-#include "app/backend_factory.h"
-#include "app/options.h"
-#include "app/start_size.h"
+#include "app/services/backend_factory.h"
+#include "app/services/options.h"
+#include "app/services/start_size.h"
 #include "sim/scene.h"
 
 namespace coalesce {
@@ -27,13 +27,15 @@ class ViewerSimulation {
   double time() const { return m_clock.time(m_scene.params.dt); }
   const std::string& backend_notice() const { return m_selection.notice; }
   const std::string& scene_notice() const { return m_scene_notice; }  // --solver borrowing attractors
-  // How the viewer chose N at start (app/start_size.h); particles is 0 when the user or the scene set it.
+  // How the viewer chose N at start (app/services/start_size.h); particles is 0 when the user or the scene
+  // set it.
   const SizeChoice& start_size() const { return m_start_size; }
   // The --load-state file the state started from; empty once the state comes from the scene's seed.
   const std::string& state_file() const { return m_state_file; }
   std::uint64_t generation() const { return m_generation; }
   bool is_cuda() const;  // the backend runs on a CUDA device (device facts, not its name)
-  int cuda_device() const;  // the CUDA device the backend runs on (app/cuda_services.h: 0); -1 for the CPU
+  // The CUDA device the backend runs on (app/services/cuda_services.h: 0); -1 for the CPU.
+  int cuda_device() const;
 
   void advance();                            // one step
   void set_layout(Layout layout);            // converts in place: the state is kept bitwise

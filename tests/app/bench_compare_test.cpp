@@ -7,7 +7,7 @@
 #include <cmath>
 #include <map>
 
-#include "app/bench_compare.h"
+#include "app/bench/bench_compare.h"
 #include "tests/app/bench_json_fixture.h"
 #include "tests/app/run_process.h"
 #include "tests/app/usage_error.h"

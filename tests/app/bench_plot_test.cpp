@@ -8,7 +8,7 @@
 #include <regex>
 #include <set>
 
-#include "app/bench_plot.h"
+#include "app/bench/bench_plot.h"
 #include "tests/app/bench_json_fixture.h"
 #include "tests/app/run_process.h"
 #include "tests/app/usage_error.h"

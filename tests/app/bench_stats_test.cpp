@@ -5,7 +5,7 @@
 #include <cmath>
 #include <vector>
 
-#include "app/bench_stats.h"
+#include "app/bench/bench_stats.h"
 #include "tests/support/test_random.h"
 
 namespace coalesce {

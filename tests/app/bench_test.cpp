@@ -9,10 +9,10 @@
 #include <set>
 #include <string>
 
-#include "app/bench_runner.h"
-#include "app/cli.h"
-#include "app/commands.h"
-#include "app/device_report.h"
+#include "app/bench/bench_runner.h"
+#include "app/cli/cli.h"
+#include "app/cli/commands.h"
+#include "app/services/device_report.h"
 #include "sim/cpu_info.h"
 #include "sim/errors.h"
 #include "sim/layout_storage.h"
@@ -36,7 +36,7 @@ TEST(Bench, CpuSweepWritesEveryRowAsValidJson) {
   std::ifstream in(options.json);
   const nlohmann::json doc = nlohmann::json::parse(in);  // throws on malformed JSON
   EXPECT_EQ(doc.at("schema"), "coalesce-bench/2");
-  // The one device block (app/device_report.h) of the CPU backend the bench ran on.
+  // The one device block (app/services/device_report.h) of the CPU backend the bench ran on.
   EXPECT_EQ(doc.at("device"), device_json(cpu_device_info()));
   EXPECT_FALSE(doc.at("device").at("gpu").get<bool>());
   EXPECT_GT(doc.at("device").at("copy_peak_gbps").get<double>(), 0.0);

@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/camera_from.h"
-#include "app/cli.h"
+#include "app/cli/camera_from.h"
+#include "app/cli/cli.h"
 #include "tests/app/run_process.h"
 #include "tests/app/usage_error.h"
 #include "tests/support/temp_dir.h"

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "app/backend_factory.h"
-#include "app/bench_compare.h"
-#include "app/cuda_services.h"
+#include "app/services/backend_factory.h"
+#include "app/bench/bench_compare.h"
+#include "app/services/cuda_services.h"
 #include "tests/app/run_process.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/test_random.h"

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "app/cli.h"
+#include "app/cli/cli.h"
 #include "sim/errors.h"
 #include "tests/app/run_process.h"
 #include "sim/limits.h"

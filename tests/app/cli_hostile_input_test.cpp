@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "app/cuda_services.h"
+#include "app/services/cuda_services.h"
 #include "tests/app/run_process.h"
 #include "tests/support/npy_writer.h"
 #include "tests/support/test_random.h"

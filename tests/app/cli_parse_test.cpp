@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "app/cli.h"
+#include "app/cli/cli.h"
 #include "sim/errors.h"
 #include "sim/layout.h"
 #include "sim/limits.h"

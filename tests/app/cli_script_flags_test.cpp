@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "app/cli.h"
+#include "app/cli/cli.h"
 #include "tests/app/run_process.h"
 #include "tests/app/usage_error.h"
 #include "tests/support/test_random.h"

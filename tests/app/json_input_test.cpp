@@ -1,5 +1,5 @@
-// app/json_input.h: the bounded JSON reader's filter, depth and value limits and its one-line messages,
-// schema versions, and json_schema_of, which output checks use to tell a sidecar coalesce wrote.
+// app/services/json_input.h: the bounded JSON reader's filter, depth and value limits and its one-line
+// messages, schema versions, and json_schema_of, which output checks use to tell a sidecar coalesce wrote.
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
@@ -8,7 +8,7 @@
 #include <fstream>
 #include <string>
 
-#include "app/json_input.h"
+#include "app/services/json_input.h"
 #include "sim/errors.h"
 #include "sim/input_file.h"
 #include "tests/support/temp_dir.h"

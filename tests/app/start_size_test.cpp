@@ -1,10 +1,10 @@
-// The viewer's start-size rule (app/start_size.h) on the timings it is given: a synthetic machine whose step
-// costs c * N^e (all-pairs e = 2, attractors e = 1), with random c, random noise and random rules.
+// The viewer's start-size rule (app/services/start_size.h) on the timings it is given: a synthetic machine
+// whose step costs c * N^e (all-pairs e = 2, attractors e = 1), with random c, random noise and random rules.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "app/start_size.h"
+#include "app/services/start_size.h"
 #include "tests/support/test_random.h"
 
 namespace coalesce::testing {

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "app/cli.h"
+#include "app/cli/cli.h"
 #include "sim/errors.h"
 
 namespace coalesce::testing {

@@ -1,6 +1,6 @@
-// libFuzzer target: the command-line parser, coalesce::parse_arguments (app/cli.h), with the input split at
-// each '\0' into arguments. A UsageError is a clean rejection; a crash, a hang, a sanitizer report, any other
-// exception or a broken promise (cli_input.h) is a bug. scripts/test runs it; see tests/fuzz/README.md.
+// libFuzzer target: the command-line parser, coalesce::parse_arguments (app/cli/cli.h), with the input split
+// at each '\0' into arguments. A UsageError is a clean rejection; a crash, a hang, a sanitizer report, any
+// other exception or a broken promise (cli_input.h) is a bug. scripts/test runs it; see tests/fuzz/README.md.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "app/cli.h"
+#include "app/cli/cli.h"
 #include "sim/errors.h"
 
 namespace coalesce::fuzz {
@@ -30,7 +30,7 @@ struct CliOutcome {
   std::string broken;  // "" when parse_arguments kept its promise, else how it did not
 };
 
-// Feeds the arguments in `bytes` to parse_arguments. Its promise (app/cli.h): Options, or a UsageError
+// Feeds the arguments in `bytes` to parse_arguments. Its promise (app/cli/cli.h): Options, or a UsageError
 // with a message. Any other exception is not caught here: the fuzzer reports it as a crash, GoogleTest as
 // a failure.
 inline CliOutcome check_parse_arguments(const std::string& bytes) {

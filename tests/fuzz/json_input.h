@@ -6,10 +6,10 @@
 #include <optional>
 #include <string>
 
-#include "app/bench_file.h"
-#include "app/camera_from.h"
-#include "app/cli.h"
-#include "app/json_input.h"
+#include "app/bench/bench_file.h"
+#include "app/cli/camera_from.h"
+#include "app/cli/cli.h"
+#include "app/services/json_input.h"
 #include "sim/errors.h"
 
 namespace coalesce::fuzz {
@@ -25,10 +25,10 @@ struct JsonOutcome {
   std::string broken;  // "" when every reader kept its promise, else how one did not
 };
 
-// Each reader's promise (app/camera_from.h, app/bench_file.h, app/json_input.h): a result, or a UsageError
-// whose line names the flag and the file; json_schema_in never throws, and finds the schema of any file a
-// reader accepted. Any other exception is not caught here: the fuzzer reports it as a crash, GoogleTest as
-// a failure.
+// Each reader's promise (app/cli/camera_from.h, app/bench/bench_file.h, app/services/json_input.h): a result,
+// or a UsageError whose line names the flag and the file; json_schema_in never throws, and finds the schema
+// of any file a reader accepted. Any other exception is not caught here: the fuzzer reports it as a crash,
+// GoogleTest as a failure.
 inline JsonOutcome check_json_readers(const std::string& bytes) {
   JsonOutcome outcome;
   const auto check_refusal = [&](const UsageError& e, const std::string& prefix) {

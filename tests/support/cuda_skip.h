@@ -1,5 +1,7 @@
 // The one way a GPU test skips without a device ("skipped: no CUDA device"), and the smaller sizes the
-// GPU tests take under compute-sanitizer. Asks the app's CUDA seam, so it works in builds without CUDA.
+// GPU tests take under compute-sanitizer. cuda_available() is cuda_skip_cuda.cpp (the device probe of
+// kernels/) or cuda_skip_none.cpp (tests/CMakeLists.txt picks one), so it works in builds without CUDA and
+// the kernel tests need nothing from app/.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -7,14 +9,10 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "app/cuda_services.h"
-
 namespace coalesce::testing {
 
-inline bool cuda_available() {
-  static const bool available = count_cuda_devices(nullptr) > 0;
-  return available;
-}
+// Whether a usable CUDA device is there; asked once.
+bool cuda_available();
 
 // COALESCE_SANITIZER_QUICK=1 (set by scripts/gpu-session) shrinks every size, so compute-sanitizer runs
 // finish in minutes.

@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "app/lab/lab_registry.h"
 #include "app/lab/lab_runner.h"
 #include "tests/kernels/lab/lab_test_util.h"
 

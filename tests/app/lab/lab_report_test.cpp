@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/device_report.h"
+#include "app/services/device_report.h"
 #include "app/lab/lab_report.h"
 #include "tests/support/test_random.h"
 

@@ -11,7 +11,8 @@
 #include <thread>
 #include <memory>
 
-#include "app/options.h"
+#include "app/services/cuda_services.h"
+#include "app/services/options.h"
 #include "app/viewer/viewer_render_path.h"
 #include "app/viewer/viewer_simulation.h"
 #include "render/gl_api.h"

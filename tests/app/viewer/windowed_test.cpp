@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "app/options.h"
+#include "app/services/options.h"
 #include "app/viewer/viewer_app.h"
 #include "app/viewer/viewer_simulation.h"
 #include "render/gl_api.h"

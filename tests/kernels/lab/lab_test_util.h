@@ -5,7 +5,6 @@
 
 #include <vector>
 
-#include "app/lab/lab_registry.h"
 #include "tests/support/cuda_skip.h"
 #include "tests/support/test_random.h"
 

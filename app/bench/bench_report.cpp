@@ -1,0 +1,112 @@
+// Bench table and JSON writer (nlohmann, as every report; the device block: app/services/device_report.h).
+#include "app/bench/bench_report.h"
+
+#include <nlohmann/json.hpp>
+
+#include "app/bench/bench_file.h"
+#include "app/bench/bench_stats.h"
+#include "app/services/device_report.h"
+
+namespace coalesce {
+
+void print_bench_table(const BenchResult& r, std::FILE* out) {
+  const DeviceInfo& d = r.device;
+  for (const std::string& line : device_header_lines(d, r.backend_name)) std::fprintf(out, "%s\n", line.c_str());
+  std::vector<CounterReading> readings;
+  for (const BenchRow& row : r.rows) readings.push_back(row.counters);
+  // Without counters their columns would be "-" on every row: they are left out instead.
+  const bool counted = r.counters_reason.empty();
+  if (!counted)
+    std::fprintf(out, "%s\n", r.counters_reason.c_str());
+  else
+    std::fprintf(out, "hw/f: DRAM bytes the hardware counted / formula bytes; sect/req: L1 sectors per global "
+                      "load/store request (4.0 = coalesced 4-byte words)\n");
+  const std::string clocks = clocks_note(d, readings);
+  if (!clocks.empty()) std::fprintf(out, "note: %s\n", clocks.c_str());
+  std::fprintf(out, "%-10s %9s %-6s %-9s %-12s %10s %6s %9s %7s %14s", "solver", "N", "layout", "kernel", "variant",
+               "median ms", "cv", "GB/s", "% copy", "interactions/s");
+  std::fprintf(out, counted ? " %5s %9s\n" : "\n", "hw/f", "sect/req");
+  int noisy = 0;
+  for (const BenchRow& row : r.rows) {
+    // The all-pairs forces are compute bound: interactions/s is their figure, and GB/s and % of copy say
+    // nothing, so those cells stay empty; other rows have no interactions/s unless they count some.
+    const bool by_interactions = headline_is_interactions(row);
+    char gbps[32] = "", percent[32] = "", rate[32] = "";
+    if (!by_interactions) {
+      std::snprintf(gbps, sizeof gbps, "%.1f", row.gbps);
+      std::snprintf(percent, sizeof percent, "%.1f%%", row.percent_of_copy);
+    }
+    if (row.interactions > 0) std::snprintf(rate, sizeof rate, "%.3e", row.interactions_per_second);
+    std::fprintf(out, "%-10s %9d %-6s %-9s %-12s %10.4f %5.1f%%%s %9s %7s %14s",
+                 std::string(to_string(row.solver)).c_str(), row.particles,
+                 std::string(to_string(row.layout)).c_str(), row.kernel.c_str(), row.variant.c_str(),
+                 row.median_ms, row.cv_percent, row.noisy ? "*" : " ", gbps, percent, rate);
+    if (counted)
+      std::fprintf(out, " %5s %9s", counters_ratio_cell(row.counters, row.bytes).c_str(),
+                   sectors_cell(row.counters).c_str());
+    std::fprintf(out, "\n");
+    noisy += row.noisy ? 1 : 0;
+  }
+  if (noisy > 0)
+    std::fprintf(out, "* %d noisy row%s: samples vary by more than %.0f%% (cv = standard deviation / mean)\n",
+                 noisy, noisy == 1 ? "" : "s", kNoisyCvPercent);
+}
+
+std::string bench_json(const BenchResult& r) {
+  using nlohmann::json;
+  json rows = json::array();
+  for (const BenchRow& row : r.rows) {
+    // JSON has no NaN or Inf: nlohmann writes a missing measurement as null.
+    rows.push_back({{"solver", std::string(to_string(row.solver))},
+                    {"particles", row.particles},
+                    {"layout", std::string(to_string(row.layout))},
+                    {"kernel", row.kernel},
+                    {"variant", row.variant},
+                    {"samples", row.samples},
+                    {"median_ms", row.median_ms},
+                    {"min_ms", row.min_ms},
+                    {"max_ms", row.max_ms},
+                    {"cv_percent", row.cv_percent},
+                    {"noisy", row.noisy},
+                    {"bytes", row.bytes},
+                    {"gbps", row.gbps},
+                    {"percent_of_copy", row.percent_of_copy},
+                    {"interactions", row.interactions},
+                    {"interactions_per_second", row.interactions_per_second},
+                    {"counters", counters_json(row.counters, row.bytes)}});
+  }
+  std::vector<CounterReading> readings;
+  for (const BenchRow& row : r.rows) readings.push_back(row.counters);
+  const json doc = {
+      {"schema", kBenchSchema},
+      {"command_line", r.command_line},
+      {"date_utc", r.date_utc},
+      {"backend", r.backend_name},
+      {"device", device_json(r.device)},
+      {"method",
+       {{"repeats", r.plan.repeats},
+        {"min_repeats", r.plan.repeat_budget_ms > 0 ? nlohmann::json(r.plan.min_repeats) : nlohmann::json(nullptr)},
+        {"repeat_budget_ms",
+         r.plan.repeat_budget_ms > 0 ? nlohmann::json(r.plan.repeat_budget_ms) : nlohmann::json(nullptr)},
+        {"warmup_calls", r.plan.warmup_calls},
+        {"warmup_ms", r.plan.warmup_ms},
+        {"statistic", "median"},
+        {"launches", r.device.gpu ? "each row's timed calls queued behind a held stream, then released, so each "
+                                    "call's events time the device alone (kernels/launch_hold.h)"
+                                  : "each call timed on the host with steady_clock around its parallel pass over "
+                                    "the kernels' thread pool (sim/cpu_backend.cpp)"},
+        {"noisy_cv_percent", kNoisyCvPercent},
+        {"bytes", "sim/byte_counts.h: each input read once, each output written once"},
+        {"copy_peak", copy_ceiling_method(r.device)},
+        {"issue_limit", r.device.cpu ? nlohmann::json(issue_limit_formula(*r.device.cpu) +
+                                                      "; instructions counted in objdump -d of the force loop")
+                                     : nlohmann::json(nullptr)},
+        {"counters", "a separate pass per row after the timed repeats: one call under CUPTI's range profiler "
+                     "(kernel replay), so the timed samples carry no profiling"}}},
+      {"clocks", clocks_json(r.device, readings, r.counters_reason)},
+      {"rows", rows},
+  };
+  return doc.dump(2) + "\n";
+}
+
+}  // namespace coalesce

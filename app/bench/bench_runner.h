@@ -1,0 +1,34 @@
+// The bench's plan from the options (the default sweeps live here) and its run on a backend per N: warm-up,
+// timed repeats, medians from the backend's own timings.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/bench/bench_types.h"
+#include "app/services/options.h"
+
+namespace coalesce {
+
+// The sweep `options` ask for; without --particles and --repeats, the defaults of a GPU or of the CPU
+// (docs/bench-json.md, "The default sweeps"). `gpu`: whether the run will have a CUDA device.
+BenchPlan make_bench_plan(const Options& options, bool gpu);
+
+// The kernels a solver's sweep times. All-pairs: the forces alone; integrate, pack and convert take a few
+// microseconds at all-pairs sizes, where they time launches rather than memory, so they are measured in
+// the attractors sweep, at sizes that move real bytes.
+std::vector<std::string> swept_kernels(Solver solver);
+
+// The CPU's default attractors N: the smallest multiple of 65,536 whose smallest state (28 bytes a particle)
+// is as large as one copy-ceiling buffer (4 x the last-level cache, sim/cpu_info.h), so the memory-bound
+// rows stream from memory as the copy does and what the forces pass leaves in the cache is a small part.
+int cpu_attractor_particles(std::optional<std::size_t> last_level_cache_bytes);
+
+// `progress` receives "step/total what" lines as the sweep advances.
+std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice, BenchResult& result,
+                                     const std::function<void(int, int, const std::string&)>& progress);
+
+}  // namespace coalesce

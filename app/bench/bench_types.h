@@ -1,0 +1,56 @@
+// The bench's plan (what to sweep) and its results (one row per kernel x layout x N x variant).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "kernels/counters/hardware_counters.h"  // plain C++: CounterReading
+#include "sim/backend.h"
+#include "sim/layout.h"
+
+namespace coalesce {
+
+struct BenchPlan {
+  std::vector<Solver> solvers;
+  std::vector<int> all_pairs_particles;
+  std::vector<int> attractor_particles;
+  std::vector<Layout> layouts;
+  int repeats = 20;
+  // CPU default: at least min_repeats timed calls, then more until `repeats` or repeat_budget_ms of them,
+  // so slow rows stay short and fast rows get many samples; 0: exactly `repeats`.
+  int min_repeats = 0;
+  double repeat_budget_ms = 0;
+  int warmup_calls = 30;    // at least this many calls...
+  double warmup_ms = 10.0;  // ...and at least this much work before timing (timing hygiene, docs/perf.md)
+  bool counters = true;     // a counter pass per row after the timed one (--no-counters: none)
+};
+
+struct BenchRow {
+  Solver solver;
+  int particles;
+  Layout layout;
+  std::string kernel;   // forces, integrate, pack, convert
+  std::string variant;  // pack: the variant; convert: "to <layout>"; otherwise empty
+  int samples;
+  double median_ms, min_ms, max_ms;
+  double cv_percent;  // 100 x standard deviation / mean of the samples (app/bench/bench_stats.h)
+  bool noisy;         // cv_percent above kNoisyCvPercent
+  double bytes;  // sim/byte_counts.h formula for this kernel and layout
+  double gbps;   // bytes / median time
+  double percent_of_copy;
+  double interactions;  // forces only
+  double interactions_per_second;
+  CounterReading counters;  // the hardware's counts of one call, from a pass apart from the timed one
+};
+
+struct BenchResult {
+  std::string backend_name;
+  DeviceInfo device;
+  std::string command_line;
+  std::string date_utc;
+  BenchPlan plan;
+  std::vector<BenchRow> rows;
+  std::string counters_reason;  // why no row has counters ("" when the counter pass ran)
+};
+
+}  // namespace coalesce

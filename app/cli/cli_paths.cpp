@@ -1,0 +1,78 @@
+// The command-line checks that touch the file system, run before any work so a bad path loses nothing:
+// every input is a readable regular file, every output (sidecars included) can be replaced safely, and no
+// output is an input or another output (app/services/run_files.h).
+#include <sys/stat.h>
+
+#include <string>
+#include <vector>
+
+#include "app/bench/bench_plot.h"
+#include "app/cli/cli.h"
+#include "app/services/clip_output.h"
+#include "app/services/output_paths.h"
+#include "app/services/report_schemas.h"
+#include "app/services/run_files.h"
+#include "sim/errors.h"
+#include "sim/input_file.h"
+#include "sim/output_file.h"
+#include "sim/scene.h"
+
+namespace coalesce {
+namespace {
+
+std::string preset_list() {
+  std::string list;
+  for (const std::string& name : preset_names()) list += (list.empty() ? "" : ", ") + name;
+  return list;
+}
+
+void check_scene(const std::string& scene) {
+  if (is_preset(scene)) return;
+  struct stat st {};
+  if (::stat(scene.c_str(), &st) != 0)
+    throw UsageError("--scene '" + scene + "' is neither a preset (" + preset_list() +
+                     ") nor an existing file (check the name or path)");
+  check_input_path("--scene", scene);
+}
+
+}  // namespace
+
+void check_paths(const Options& options) {
+  check_scene(options.scene);
+  if (!options.load_state.empty()) check_input_path("--load-state", options.load_state);
+  for (const std::string& run : options.bench_compare) check_input_path("--compare", run);
+  if (!options.bench_from.empty()) check_input_path("--from", options.bench_from);
+
+  std::vector<OutputFile> outputs;
+  std::vector<OutputFolder> folders;
+  std::vector<std::pair<OutputFile, std::string_view>> sidecars;  // with the schema they may replace
+  if (!options.screenshot.empty()) {
+    const ScreenshotOutputs shot = check_screenshot_outputs("--screenshot", options.screenshot);
+    outputs = {shot.png, shot.json};
+    sidecars.emplace_back(shot.json, kScreenshotSchemaPrefix);
+  }
+  if (!options.save_state.empty()) {
+    outputs.push_back(check_output_path("--save-state", options.save_state));
+    outputs.push_back(
+        check_output_path("--save-state's non-finite copy", non_finite_state_path(options.save_state)));
+  }
+  if (!options.json.empty()) outputs.push_back(check_output_path("--json", options.json, StdoutUse::Allow));
+  if (!options.record.empty()) {
+    const ClipOutputs clip = check_clip_outputs("--record", options.record);
+    outputs.push_back(clip.video);
+    if (clip.format == ClipFormat::PngSequence) folders.push_back({"--record", clip.shown, clip.directory});
+    outputs.push_back(clip.json);
+    sidecars.emplace_back(clip.json, kClipSchemaPrefix);
+  }
+  if (!options.bench_plot.empty()) {
+    if (plot_format(options.bench_plot) == PlotFormat::Png && !chart_png_built())
+      throw UsageError("--plot " + options.bench_plot +
+                       ": this build has no PNG plot (built without Dear ImGui); use out.svg");
+    outputs.push_back(check_output_path("--plot", options.bench_plot));
+  }
+  check_run_files(outputs, folders, run_inputs(options));
+  // After the inputs: a sidecar over an input is named as that, not as a file of the user's.
+  for (const auto& [sidecar, schema] : sidecars) check_sidecar_replaceable(sidecar, schema);
+}
+
+}  // namespace coalesce

@@ -1,0 +1,58 @@
+// The --help and --version texts, generated from the option table so they list exactly what parses.
+#include <string>
+
+#include "app/cli/cli.h"
+#include "app/cli/cli_table.h"
+#include "sim/layout.h"
+
+namespace coalesce {
+namespace {
+
+// The options whose scopes include `scope`; `common` picks those of every command instead.
+std::string option_lines(unsigned scope, bool common = false) {
+  std::string text;
+  for (const cli::OptionSpec* spec = cli::option_table_begin(); spec != cli::option_table_end(); ++spec) {
+    if (!(spec->scopes & scope) || (spec->scopes == cli::kAll) != common) continue;
+    std::string left = "  " + std::string(spec->name);
+    if (!spec->value.empty()) left += " " + std::string(spec->value);
+    constexpr std::size_t kColumn = 42;
+    left += left.size() < kColumn ? std::string(kColumn - left.size(), ' ')
+                                  : std::string("\n") + std::string(kColumn, ' ');
+    text += left + std::string(spec->help) + "\n";
+    if (spec->range) text += std::string(kColumn, ' ') + "(" + spec->range() + ")\n";
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string usage_text() {
+  std::string text =
+      "coalesce: an N-body particle simulation that shows how memory layout (AoS, SoA, float4) changes GPU\n"
+      "bandwidth, live.\n\n"
+      "usage:\n"
+      "  coalesce [options]                                    the viewer (window)\n"
+      "  coalesce --headless --frames N --screenshot out.png   render offscreen, write PNG + JSON\n"
+      "  coalesce --steps N [--save-state F] [--load-state F]  simulate with no window, print stats\n"
+      "  coalesce bench [options]                              sweep layouts x kernels x sizes\n"
+      "  coalesce lab [options]                                the access-pattern lab\n\n"
+      "viewer and --steps options:\n";
+  text += option_lines(cli::kViewer);
+  text += "\nbench options:\n" + option_lines(cli::kBench);
+  text += "\nlab options:\n" + option_lines(cli::kLab);
+  text +=
+      "\nevery command (-h is --help):\n" + option_lines(cli::kAll, true) +
+      "\nValues go as '--opt value' or '--opt=value'. Exit codes: 0 ok, 1 runtime failure, 2 usage error,\n"
+      "128 + the signal when a signal stopped the run after saving (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP).\n"
+      "Keys in the viewer: " +
+      std::string(kLayoutKeys) + " layout, Space pause, S step, H panel, F12 screenshot, V record a clip, R reset\n"
+      "camera.\n";
+  return text;
+}
+
+std::string version_text() {
+  // COALESCE_FEATURES: "cuda, viewer", "cuda", "viewer" or "cpu only", from app/cli/CMakeLists.txt.
+  return "coalesce " COALESCE_VERSION " (" COALESCE_FEATURES ")";
+}
+
+}  // namespace coalesce

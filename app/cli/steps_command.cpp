@@ -1,0 +1,104 @@
+// coalesce --steps N: simulate with no window, print one stats line, optionally load and save the state.
+// Ctrl-C, SIGTERM or SIGHUP stops after the step in progress, saves --save-state and exits 128+signal.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "app/services/backend_factory.h"
+#include "app/cli/commands.h"
+#include "app/services/interrupt.h"
+#include "app/services/printable.h"
+#include "app/services/run_setup.h"
+#include "app/services/state_output.h"
+#include "sim/diagnostics.h"
+#include "sim/errors.h"
+
+namespace coalesce {
+namespace {
+
+std::string format(const char* pattern, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, pattern, value);
+  return buffer;
+}
+
+std::string energy_text(const Diagnostics& before, const Diagnostics& after) {
+  const double drift = before.total_energy != 0.0
+                           ? std::abs((after.total_energy - before.total_energy) / before.total_energy)
+                           : std::abs(after.total_energy - before.total_energy);
+  const double momentum =
+      std::sqrt(after.momentum.x * after.momentum.x + after.momentum.y * after.momentum.y +
+                after.momentum.z * after.momentum.z);
+  return format(", energy %.6g", after.total_energy) + format(" (drift %.2e)", drift) +
+         format(", |momentum| %.3e", momentum);
+}
+
+}  // namespace
+
+int run_steps(const Options& options) {
+  // Before the set-up (initial state, backend, the first energy): a signal during it still ends the run with
+  // its line and the state saved. The ledger is complete before a signal can be handled.
+  if (!options.save_state.empty()) plan_output(check_output_path("--save-state", options.save_state));
+  const StopSignals interrupt;
+  std::string notice;
+  Scene scene = scene_from_options(options, notice);
+  if (!notice.empty()) std::fprintf(stderr, "coalesce: %s\n", notice.c_str());
+  const std::vector<Particle> initial = initial_state_from_options(options, scene);
+  const SimParams& params = scene.params;
+  const std::int64_t steps = options.steps.value_or(0);
+
+  BackendSelection selection = make_backend(options.backend, scene.particles, options.layout);
+  if (!selection.notice.empty()) std::fprintf(stderr, "coalesce: %s\n", selection.notice.c_str());
+  Backend& backend = *selection.backend;
+  backend.upload(initial);
+
+  // Energy is measured where the state lives, before and after, so the drift compares like with like.
+  const bool diagnose = backend.diagnostics_affordable(params.solver);
+  SimClock clock;
+  Diagnostics before{};
+  if (diagnose) before = backend.diagnostics(params, clock.time(params.dt));
+
+  const auto start = std::chrono::steady_clock::now();
+  std::int64_t done = 0;
+  for (; done < steps && !interrupt.requested(); ++done) {
+    backend.step(params, clock.time(params.dt));
+    ++clock.step;
+  }
+  backend.synchronize();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const std::vector<Particle> final_state = backend.download();
+
+  const std::string bad = first_non_finite(final_state);
+  const bool saving = !options.save_state.empty();
+  const std::string saved_to = saving ? save_final_state(options.save_state, final_state, bad.empty()) : "";
+
+  const bool stopped = done < steps;
+  std::string line = "coalesce: " + backend.name() + ", " + std::string(to_string(options.layout)) + ", " +
+                     std::string(to_string(params.solver)) + ", N=" + std::to_string(scene.particles) +
+                     ", steps=" + std::to_string(done) +
+                     (stopped ? " of " + std::to_string(steps) + " (interrupted by " +
+                                    stop_signal_name(interrupt.signal()) + ")"
+                              : "") +
+                     ": " +
+                     format("%.3f s", seconds);
+  if (done > 0 && seconds > 0) line += format(", %.1f steps/s", static_cast<double>(done) / seconds);
+  if (diagnose && bad.empty()) {
+    line += energy_text(before, backend.diagnostics(params, clock.time(params.dt)));
+  } else if (!diagnose) {
+    const int limit = backend.max_diagnostics_particles(params.solver);
+    line += ", energy not computed (N > " + std::to_string(limit) + ")";
+  }
+  if (saving && bad.empty()) line += ", state saved to " + printable(saved_to);
+  std::puts(line.c_str());
+
+  if (!bad.empty()) {
+    const std::string where =
+        saving ? "; saved it to " + saved_to + ", leaving " + options.save_state + " untouched" : "";
+    throw RuntimeFailure("the state is not finite after " + std::to_string(done) + " steps (particle " + bad +
+                         ")" + where + "; try a smaller --dt or a larger --softening");
+  }
+  return interrupt.exit_code();
+}
+
+}  // namespace coalesce

@@ -1,0 +1,33 @@
+// The scene and initial state of a run, from the command line (see run_setup.h).
+#include "app/services/run_setup.h"
+
+#include <string>
+
+#include "sim/errors.h"
+#include "sim/npy.h"
+
+namespace coalesce {
+
+Scene scene_from_options(const Options& options, std::string& notice) {
+  Scene scene = is_preset(options.scene) ? preset_scene(options.scene) : load_scene_file(options.scene);
+  if (options.particles) scene.particles = *options.particles;
+  if (options.seed) scene.seed = *options.seed;
+  if (options.dt) scene.params.dt = *options.dt;
+  if (options.softening) scene.params.softening = *options.softening;
+  notice = options.solver ? use_solver(scene, *options.solver) : std::string();
+  return scene;
+}
+
+std::vector<Particle> initial_state_from_options(const Options& options, Scene& scene) {
+  if (options.load_state.empty()) return generate_initial_state(scene);
+  std::vector<Particle> state;
+  try {
+    state = load_npy(options.load_state);  // validates shape, dtype, finite values and masses
+  } catch (const UsageError& e) {
+    throw UsageError(std::string("--load-state ") + e.what());
+  }
+  scene.particles = static_cast<int>(state.size());
+  return state;
+}
+
+}  // namespace coalesce
