@@ -60,11 +60,26 @@ constexpr std::array<Precision, kPrecisionCount> all_precisions() {
 }
 inline constexpr std::array<Precision, kPrecisionCount> kAllPrecisions = all_precisions();
 
+inline constexpr std::string_view kPrecisionChoices = "fp32|fp64";  // checked against the table below
+
 constexpr std::string_view to_string(Precision precision) { return precision_info(precision).name; }
 constexpr std::optional<Precision> parse_precision(std::string_view text) {
   for (const PrecisionInfo& row : kPrecisionTable)
     if (row.name == text) return row.precision;
   return std::nullopt;
 }
+
+namespace detail {
+constexpr bool choices_list_the_table() {
+  std::size_t at = 0;
+  for (std::size_t r = 0; r < kPrecisionCount; ++r) {
+    if (r > 0 && (at >= kPrecisionChoices.size() || kPrecisionChoices[at++] != '|')) return false;
+    if (kPrecisionChoices.substr(at, kPrecisionTable[r].name.size()) != kPrecisionTable[r].name) return false;
+    at += kPrecisionTable[r].name.size();
+  }
+  return at == kPrecisionChoices.size();
+}
+static_assert(choices_list_the_table(), "kPrecisionChoices must list kPrecisionTable's names in order");
+}  // namespace detail
 
 }  // namespace coalesce

@@ -63,6 +63,28 @@ void set_particles(Options& o, std::string_view v, const ValueContext& c) {
     o.bench_particles.push_back(particle_count(item, list_context));
 }
 
+// One precision for the viewer, --steps and lab; bench takes a list, so `bench --precision fp32,fp64` sweeps
+// both.
+void set_precision(Options& o, std::string_view v, const ValueContext& c) {
+  const auto one = [&](std::string_view text, const ValueContext& context) {
+    const auto precision = parse_precision(text);
+    if (!precision) throw UsageError(bad_choice(context, text, std::string(kPrecisionChoices)));
+    return *precision;
+  };
+  if (o.command != Command::Bench) {
+    o.precision = one(v, c);
+    return;
+  }
+  ValueContext list_context{c.flag, "fp32,fp64"};
+  for (const std::string& item : split_list(list_context, v)) {
+    const Precision precision = one(item, list_context);
+    if (std::find(o.bench_precisions.begin(), o.bench_precisions.end(), precision) != o.bench_precisions.end())
+      throw UsageError(std::string(c.flag) + " names '" + item + "' twice (try " + std::string(c.flag) +
+                       " fp32,fp64)");
+    o.bench_precisions.push_back(precision);
+  }
+}
+
 // 0 draws every particle; a limit below N / 128 still draws N / 128 (the renderer's largest stride).
 void set_draw_limit(Options& o, std::string_view v, const ValueContext& c) {
   o.draw_limit = static_cast<int>(parse_integer(c, v, 0, kMaxParticles, "0 draws all"));
@@ -313,6 +335,9 @@ const OptionSpec kOptions[] = {
      set_backend, nullptr},
     {"--layout", kLayoutChoices, "float4", kViewer, "particle memory layout (default: float4)", set_layout,
      nullptr},
+    {"--precision", kPrecisionChoices, "fp64", kViewerBench | kLab,
+     "the state's floating-point type (default: fp32); bench: a comma list, fp32,fp64 sweeps both",
+     set_precision, nullptr},
     {"--solver", "all-pairs|attractors", "all-pairs", kViewerBench,
      "force solver (default: the scene's; bench: both)", set_solver, nullptr},
     {"--scene", "NAME|FILE", "galaxies", kViewer,

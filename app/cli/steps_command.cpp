@@ -44,14 +44,15 @@ int run_steps(const Options& options) {
   std::string notice;
   Scene scene = scene_from_options(options, notice);
   if (!notice.empty()) std::fprintf(stderr, "coalesce: %s\n", notice.c_str());
-  const std::vector<Particle> initial = initial_state_from_options(options, scene);
+  const InitialState initial = initial_state_from_options(options, scene);
+  if (!initial.notice.empty()) std::fprintf(stderr, "coalesce: %s\n", printable(initial.notice).c_str());
   const SimParams& params = scene.params;
   const std::int64_t steps = options.steps.value_or(0);
 
-  BackendSelection selection = make_backend(options.backend, scene.particles, options.layout);
+  BackendSelection selection = make_backend(options.backend, scene.particles, options.layout, options.precision);
   if (!selection.notice.empty()) std::fprintf(stderr, "coalesce: %s\n", selection.notice.c_str());
   Backend& backend = *selection.backend;
-  backend.upload(initial);
+  initial.upload_to(backend);
 
   // Energy is measured where the state lives, before and after, so the drift compares like with like.
   const bool diagnose = backend.diagnostics_affordable(params.solver);
@@ -67,14 +68,21 @@ int run_steps(const Options& options) {
   }
   backend.synchronize();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const std::vector<Particle> final_state = backend.download();
-
-  const std::string bad = first_non_finite(final_state);
+  // The state in its own precision: fp64 is saved as '<f8', fp32 as '<f4'.
+  std::string bad, saved_to;
   const bool saving = !options.save_state.empty();
-  const std::string saved_to = saving ? save_final_state(options.save_state, final_state, bad.empty()) : "";
+  const auto finish = [&](const auto& final_state) {
+    bad = first_non_finite(final_state);
+    if (saving) saved_to = save_final_state(options.save_state, final_state, bad.empty());
+  };
+  if (backend.precision() == Precision::Fp64)
+    finish(backend.download_f64());
+  else
+    finish(backend.download());
 
   const bool stopped = done < steps;
   std::string line = "coalesce: " + backend.name() + ", " + std::string(to_string(options.layout)) + ", " +
+                     std::string(to_string(backend.precision())) + ", " +
                      std::string(to_string(params.solver)) + ", N=" + std::to_string(scene.particles) +
                      ", steps=" + std::to_string(done) +
                      (stopped ? " of " + std::to_string(steps) + " (interrupted by " +

@@ -31,9 +31,17 @@ bool has_display() {
 
 // --save-state when the viewer closes (last frame, window closed or Ctrl-C): the state as it is then.
 void save_viewer_state(const std::string& path, ViewerSimulation& simulation) {
-  const std::vector<Particle> state = simulation.backend().download();
-  const std::string bad = first_non_finite(state);
-  const std::string written = save_final_state(path, state, bad.empty());
+  // In the run's precision at the end: fp64 as '<f8', fp32 as '<f4'.
+  Backend& backend = simulation.backend();
+  std::string bad, written;
+  const auto save = [&](const auto& state) {
+    bad = first_non_finite(state);
+    written = save_final_state(path, state, bad.empty());
+  };
+  if (backend.precision() == Precision::Fp64)
+    save(backend.download_f64());
+  else
+    save(backend.download());
   if (!bad.empty())
     throw RuntimeFailure("the state is not finite at step " + std::to_string(simulation.step_count()) +
                          " (particle " + bad + "); saved it to " + written + ", leaving " + path +
@@ -84,7 +92,8 @@ int run_viewer(const Options& options) {
                           ? std::string()
                           : " (" + printable(simulation.backend_notice()) + ")") +
                      "; use --draw points or --draw auto");
-  for (const std::string& notice : {simulation.backend_notice(), simulation.scene_notice()})
+  for (const std::string& notice :
+       {simulation.backend_notice(), simulation.scene_notice(), simulation.load_notice()})
     if (!notice.empty()) std::fprintf(stderr, "coalesce: %s\n", printable(notice).c_str());
   if (simulation.start_size().particles > 0)
     std::printf("coalesce: N = %d, chosen at start for %s; --particles N sets it\n", simulation.start_size().particles,

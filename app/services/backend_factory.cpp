@@ -21,15 +21,15 @@ std::string cpu_fallback_notice(const std::string& why) {
   return "running on the CPU backend: " + short_cuda_cause(why);
 }
 
-BackendSelection make_backend(BackendChoice choice, int particles, Layout layout) {
-  if (choice == BackendChoice::Cpu) return {std::make_unique<CpuBackend>(particles, layout), ""};
+BackendSelection make_backend(BackendChoice choice, int particles, Layout layout, Precision precision) {
+  if (choice == BackendChoice::Cpu) return {std::make_unique<CpuBackend>(particles, layout, 0, precision), ""};
   std::string why;
   if (count_cuda_devices(&why) == 0) {
     if (choice == BackendChoice::Cuda)
       throw UsageError("--backend cuda: no CUDA device found (" + why + "); use --backend cpu");
-    return {std::make_unique<CpuBackend>(particles, layout), cpu_fallback_notice(why)};
+    return {std::make_unique<CpuBackend>(particles, layout, 0, precision), cpu_fallback_notice(why)};
   }
-  return {make_cuda_backend(particles, layout), ""};
+  return {make_cuda_backend(particles, layout, precision), ""};
 }
 
 }  // namespace coalesce

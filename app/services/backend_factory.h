@@ -23,6 +23,7 @@ std::string cpu_fallback_notice(const std::string& why);
 
 // Throws UsageError for --backend cuda without a device, RuntimeFailure when N does not fit in device
 // memory (the message gives the bytes needed and available). Prints the memory estimate before allocating.
-BackendSelection make_backend(BackendChoice choice, int particles, Layout layout);
+BackendSelection make_backend(BackendChoice choice, int particles, Layout layout,
+                              Precision precision = Precision::Fp32);
 
 }  // namespace coalesce

@@ -19,7 +19,7 @@ enum class MemoryEstimate { Print, Quiet };
 
 // The CUDA backend on device 0, after printing its device memory estimate to stderr. Throws RuntimeFailure
 // when N does not fit (the message gives the bytes needed and free). Only when count_cuda_devices() > 0.
-std::unique_ptr<Backend> make_cuda_backend(int particles, Layout layout,
+std::unique_ptr<Backend> make_cuda_backend(int particles, Layout layout, Precision precision = Precision::Fp32,
                                            MemoryEstimate estimate = MemoryEstimate::Print);
 
 // Free memory of device 0 in bytes; 0 when unknown.

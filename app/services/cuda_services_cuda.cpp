@@ -17,13 +17,15 @@ int count_cuda_devices(std::string* why) {
   return cuda_device_count(why);
 }
 
-std::unique_ptr<Backend> make_cuda_backend(int particles, Layout layout, MemoryEstimate estimate) {
+std::unique_ptr<Backend> make_cuda_backend(int particles, Layout layout, Precision precision,
+                                           MemoryEstimate estimate) {
   if (estimate == MemoryEstimate::Print)
     std::fprintf(
         stderr, "%s\n",
-        describe_device_memory(estimate_device_memory(particles), free_device_memory(kDevice)).c_str());
+        describe_device_memory(estimate_device_memory(particles, precision), free_device_memory(kDevice))
+            .c_str());
   try {
-    return std::make_unique<CudaBackend>(particles, layout, kDevice);
+    return std::make_unique<CudaBackend>(particles, layout, kDevice, precision);
   } catch (const DeviceMemoryError& e) {
     throw RuntimeFailure(e.what());
   }

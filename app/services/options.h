@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sim/layout.h"
+#include "sim/precision.h"
 
 namespace coalesce {
 
@@ -37,6 +38,7 @@ struct Options {
   // Common options (README, "Command line"). Unset optionals mean "take the scene's value".
   BackendChoice backend = BackendChoice::Auto;
   Layout layout = Layout::Float4;
+  Precision precision = Precision::Fp32;  // --precision: the state's floating-point type
   std::optional<Solver> solver;
   std::string scene = "galaxies";  // preset name or TOML file path
   std::optional<int> particles;
@@ -76,6 +78,7 @@ struct Options {
   // bench: sweeps; lab: experiments.
   std::vector<int> bench_particles;   // empty: the command's defaults
   std::vector<Layout> bench_layouts;  // empty: all
+  std::vector<Precision> bench_precisions;  // bench --precision LIST; empty: fp32
   std::string json;                   // JSON output path (bench, lab)
   int repeats = 0;                    // 0: the command's default
   std::optional<int> lab_size;        // lab: matrix side / element count scale

@@ -18,11 +18,20 @@ Scene scene_from_options(const Options& options, std::string& notice) {
   return scene;
 }
 
-std::vector<Particle> initial_state_from_options(const Options& options, Scene& scene) {
-  if (options.load_state.empty()) return generate_initial_state(scene);
-  std::vector<Particle> state;
+InitialState initial_state_from_options(const Options& options, Scene& scene) {
+  InitialState state;
+  if (options.load_state.empty()) {
+    state.fp32 = generate_initial_state(scene);  // float records: exact in either precision
+    return state;
+  }
   try {
-    state = load_npy(options.load_state);  // validates shape, dtype, finite values and masses
+    NpyState file = load_npy_state(options.load_state);  // validates shape, dtype, finite values, masses
+    const std::string notice = npy_notice(file, options.precision);
+    if (options.precision == Precision::Fp64)
+      state.fp64 = npy_records<Precision::Fp64>(file);
+    else
+      state.fp32 = npy_records<Precision::Fp32>(file);
+    if (!notice.empty()) state.notice = "--load-state " + notice;
   } catch (const UsageError& e) {
     throw UsageError(std::string("--load-state ") + e.what());
   }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "app/services/options.h"
+#include "sim/backend.h"
 #include "sim/particle.h"
 #include "sim/scene.h"
 
@@ -16,8 +17,25 @@ namespace coalesce {
 // `notice` receives what the user should know (--solver attractors borrowing the swirl set), else "".
 Scene scene_from_options(const Options& options, std::string& notice);
 
-// The state to start from: --load-state's file (validated: shape, dtype, finite values; UsageError
-// otherwise), else generate_initial_state(scene). With --load-state, scene.particles is set to the file's N.
-std::vector<Particle> initial_state_from_options(const Options& options, Scene& scene);
+// A run's first state in the records of its precision: float records for fp32 (what the scenes generate),
+// double records for a --load-state file in fp64, so no value is rounded on the way in.
+struct InitialState {
+  std::vector<Particle> fp32;
+  std::vector<ParticleF64> fp64;  // used when not empty
+  std::string notice;             // what loading the file converted ("--load-state F: ..."), else ""
+
+  std::size_t size() const { return fp64.empty() ? fp32.size() : fp64.size(); }
+  void upload_to(Backend& backend) const {
+    if (fp64.empty())
+      backend.upload(fp32);
+    else
+      backend.upload(fp64);
+  }
+};
+
+// The state to start from in options.precision: --load-state's file (validated: shape, dtype, finite
+// values; UsageError otherwise), else generate_initial_state(scene). With --load-state, scene.particles is
+// set to the file's N.
+InitialState initial_state_from_options(const Options& options, Scene& scene);
 
 }  // namespace coalesce

@@ -9,22 +9,40 @@
 
 namespace coalesce {
 
-std::string first_non_finite(const std::vector<Particle>& state) {
+namespace {
+
+template <class Real>
+std::string first_non_finite_in(const std::vector<ParticleRecord<Real>>& state) {
   for (std::size_t i = 0; i < state.size(); ++i) {
-    const Particle& p = state[i];
-    for (float v : {p.x, p.y, p.z, p.vx, p.vy, p.vz, p.mass})
+    const ParticleRecord<Real>& p = state[i];
+    const Real values[] = {p.x, p.y, p.z, p.vx, p.vy, p.vz, p.mass};
+    for (Real v : values)
       if (!std::isfinite(v)) return std::to_string(i);
   }
   return {};
 }
 
-std::string save_final_state(const std::string& path, const std::vector<Particle>& state, bool finite) {
+template <class Real>
+std::string save_state_records(const std::string& path, const std::vector<ParticleRecord<Real>>& state,
+                               bool finite) {
   const std::string written = finite ? path : non_finite_state_path(path);
   // After the run, a path that changed is the run's failure (exit 1), not a usage error.
   const OutputFile file = recheck_output_path(finite ? "--save-state" : "--save-state's non-finite copy", written);
   plan_output(file);
   save_npy(file, state);
   return written;
+}
+
+}  // namespace
+
+std::string first_non_finite(const std::vector<Particle>& state) { return first_non_finite_in(state); }
+std::string first_non_finite(const std::vector<ParticleF64>& state) { return first_non_finite_in(state); }
+
+std::string save_final_state(const std::string& path, const std::vector<Particle>& state, bool finite) {
+  return save_state_records(path, state, finite);
+}
+std::string save_final_state(const std::string& path, const std::vector<ParticleF64>& state, bool finite) {
+  return save_state_records(path, state, finite);
 }
 
 }  // namespace coalesce

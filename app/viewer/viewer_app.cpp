@@ -41,6 +41,7 @@ ViewerApp::ViewerApp(const Options& options, RenderTarget& target, ViewerSimulat
   if (!options.screenshot.empty()) m_controls.screenshot_path = options.screenshot;
   // The backend's notice is the panel's quiet line (viewer_panel.cpp), not a warning.
   if (!m_simulation.scene_notice().empty()) m_base_notices.push_back(m_simulation.scene_notice());
+  if (!m_simulation.load_notice().empty()) m_base_notices.push_back(m_simulation.load_notice());
   m_model.simulation = &m_simulation;
   m_model.stats = &m_stats;
   m_model.frames = &m_frames;

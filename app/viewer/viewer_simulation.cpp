@@ -16,8 +16,9 @@ namespace {
 double measure_step_ms(const Scene& scene, int n, const Options& options, bool gpu) {
   Scene trial = scene;
   trial.particles = n;
-  std::unique_ptr<Backend> backend = gpu ? make_cuda_backend(n, options.layout, MemoryEstimate::Quiet)
-                                         : std::make_unique<CpuBackend>(n, options.layout);
+  std::unique_ptr<Backend> backend =
+      gpu ? make_cuda_backend(n, options.layout, options.precision, MemoryEstimate::Quiet)
+          : std::make_unique<CpuBackend>(n, options.layout, 0, options.precision);
   backend->upload(generate_initial_state(trial));
   SimClock clock;
   const auto step = [&] {
@@ -56,11 +57,12 @@ ViewerSimulation::ViewerSimulation(const Options& options) : m_options(options) 
     m_start_size = measured_start_size(m_scene, m_options);
     m_scene.particles = m_start_size.particles;
   }
-  std::vector<Particle> state = initial_state_from_options(m_options, m_scene);
+  const InitialState state = initial_state_from_options(m_options, m_scene);
+  m_load_notice = state.notice;
   m_state_file = m_options.load_state;
   m_scene_source = m_options.scene;
-  m_selection = make_backend(m_options.backend, m_scene.particles, m_options.layout);
-  m_selection.backend->upload(state);
+  m_selection = make_backend(m_options.backend, m_scene.particles, m_options.layout, m_options.precision);
+  state.upload_to(*m_selection.backend);
 }
 
 bool ViewerSimulation::is_cuda() const {
@@ -89,7 +91,7 @@ void ViewerSimulation::rebuild(int particles) {
   Scene scene = m_scene;
   scene.particles = particles;
   const std::vector<Particle> state = generate_initial_state(scene);
-  BackendSelection next = make_backend(m_options.backend, particles, backend().layout());
+  BackendSelection next = make_backend(m_options.backend, particles, backend().layout(), backend().precision());
   next.backend->upload(state);
   m_selection = std::move(next);
   m_scene = scene;
@@ -118,12 +120,14 @@ void ViewerSimulation::load_scene(const std::string& name) {
 void ViewerSimulation::reset() {
   if (!m_state_file.empty()) {
     Scene scene = m_scene;
-    const std::vector<Particle> state = initial_state_from_options(m_options, scene);
+    Options options = m_options;
+    options.precision = backend().precision();  // the file read into the precision the run has now
+    const InitialState state = initial_state_from_options(options, scene);
     if (static_cast<int>(state.size()) != backend().particle_count())
       throw UsageError(m_state_file + " now holds " + std::to_string(state.size()) + " particles, not " +
                        std::to_string(backend().particle_count()) +
                        "; set N to re-seed from the scene instead");
-    backend().upload(state);
+    state.upload_to(backend());
     m_clock = SimClock{};
     return;
   }

@@ -32,6 +32,8 @@ class ViewerSimulation {
   const SizeChoice& start_size() const { return m_start_size; }
   // The --load-state file the state started from; empty once the state comes from the scene's seed.
   const std::string& state_file() const { return m_state_file; }
+  // What loading --load-state converted (byte order, precision), "" when nothing; the viewer prints it.
+  const std::string& load_notice() const { return m_load_notice; }
   std::uint64_t generation() const { return m_generation; }
   bool is_cuda() const;  // the backend runs on a CUDA device (device facts, not its name)
   // The CUDA device the backend runs on (app/services/cuda_services.h: 0); -1 for the CPU.
@@ -54,6 +56,7 @@ class ViewerSimulation {
   std::uint64_t m_generation = 0;
   std::string m_scene_notice;
   std::string m_state_file;
+  std::string m_load_notice;
   std::string m_scene_source;
   SizeChoice m_start_size;
 };
