@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <tuple>
 
 #include <nlohmann/json.hpp>
@@ -15,23 +16,36 @@
 namespace coalesce {
 namespace {
 
-using RowKey = std::tuple<int, int, int, std::string, std::string>;  // solver, N, layout, kernel, variant
+// solver, N, layout, precision (-1: matched across precisions), kernel, variant
+using RowKey = std::tuple<int, int, int, int, std::string, std::string>;
 
-RowKey key_of(const BenchRow& row) {
-  return {static_cast<int>(row.solver), row.particles, static_cast<int>(row.layout), row.kernel, row.variant};
+RowKey key_of(const BenchRow& row, bool with_precision = true) {
+  return {static_cast<int>(row.solver), row.particles, static_cast<int>(row.layout),
+          with_precision ? static_cast<int>(row.precision) : -1, row.kernel, row.variant};
+}
+
+// The one precision all of a run's rows have, if they have one.
+std::optional<Precision> only_precision(const SavedBench& saved) {
+  std::optional<Precision> only;
+  for (const BenchRow& row : saved.run.rows) {
+    if (only && *only != row.precision) return std::nullopt;
+    only = row.precision;
+  }
+  return only;
 }
 
 std::string row_name(const BenchRow& row) {
   std::string name = std::string(to_string(row.solver)) + " " + std::to_string(row.particles) + " " +
-                     std::string(to_string(row.layout)) + " " + row.kernel;
+                     std::string(to_string(row.layout)) + " " + std::string(to_string(row.precision)) + " " +
+                     row.kernel;
   if (!row.variant.empty()) name += " " + row.variant;
   return name;
 }
 
-std::map<RowKey, const BenchRow*> index_rows(const SavedBench& saved, const char* which) {
+std::map<RowKey, const BenchRow*> index_rows(const SavedBench& saved, const char* which, bool with_precision) {
   std::map<RowKey, const BenchRow*> index;
   for (const BenchRow& row : saved.run.rows)
-    if (!index.emplace(key_of(row), &row).second)
+    if (!index.emplace(key_of(row, with_precision), &row).second)
       throw UsageError("--compare '" + saved.path + "' (" + which + "): row '" + printable(row_name(row)) +
                        "' appears twice (give a file written by coalesce bench --json)");
   return index;
@@ -104,6 +118,7 @@ nlohmann::json row_key_json(const BenchRow& row) {
   return {{"solver", to_string(row.solver)},
           {"particles", row.particles},
           {"layout", to_string(row.layout)},
+          {"precision", to_string(row.precision)},
           {"kernel", row.kernel},
           {"variant", row.variant}};
 }
@@ -211,13 +226,21 @@ int Comparison::count(Verdict verdict) const {
 }
 
 Comparison compare_runs(const SavedBench& a, const SavedBench& b) {
-  const auto index_a = index_rows(a, "A");
-  const auto index_b = index_rows(b, "B");
+  // Two runs of one precision each, different ones (an fp32 run and an fp64 run): rows are matched across
+  // the precisions, and B/A says how much faster the same N steps in B's precision.
+  const std::optional<Precision> pa = only_precision(a), pb = only_precision(b);
+  const bool across = pa && pb && *pa != *pb;
+  const auto index_a = index_rows(a, "A", !across);
+  const auto index_b = index_rows(b, "B", !across);
   Comparison out;
   out.notes = run_notes(a, b);
+  if (across)
+    out.notes.push_back("rows matched across precisions: A is " + std::string(to_string(*pa)) + ", B is " +
+                        std::string(to_string(*pb)) +
+                        "; B/A is A's time / B's for the same N (the bytes of a row differ with the precision)");
   const bool cpu = !a.run.device.gpu || !b.run.device.gpu;
   for (const BenchRow& row : a.run.rows) {
-    const auto match = index_b.find(key_of(row));
+    const auto match = index_b.find(key_of(row, !across));
     if (match == index_b.end()) {
       out.only_in_a.push_back(row);
       continue;
@@ -225,7 +248,7 @@ Comparison compare_runs(const SavedBench& a, const SavedBench& b) {
     out.rows.push_back(compared(row, *match->second, cpu));
   }
   for (const BenchRow& row : b.run.rows)
-    if (index_a.find(key_of(row)) == index_a.end()) out.only_in_b.push_back(row);
+    if (index_a.find(key_of(row, !across)) == index_a.end()) out.only_in_b.push_back(row);
   return out;
 }
 
@@ -250,12 +273,15 @@ void print_comparison(const Comparison& c, const SavedBench& a, const SavedBench
                  "the same way by more than %.0f%% of the faster time; band = that floor\n",
                  kCompareCpuFloorMicroseconds, kCompareCpuFloorPercent);
   for (const std::string& note : c.notes) std::fprintf(out, "note: %s\n", note.c_str());
-  std::fprintf(out, "%-10s %9s %-6s %-9s %-12s %16s %16s %7s %7s %9s %-8s %s\n", "solver", "N", "layout",
-               "kernel", "variant", "A", "B", "B/A", "band", "|dt| us", "samples", "verdict");
+  std::fprintf(out, "%-10s %9s %-6s %-9s %-9s %-12s %16s %16s %7s %7s %9s %-8s %s\n", "solver", "N", "layout",
+               "precision", "kernel", "variant", "A", "B", "B/A", "band", "|dt| us", "samples", "verdict");
   for (const ComparedRow& r : c.rows) {
-    std::fprintf(out, "%-10s %9d %-6s %-9s %-12s %16s %16s %7.3f %6.1f%% %9.2f %-8s %s\n",
+    const std::string precision = r.a.precision == r.b.precision ? std::string(to_string(r.a.precision))
+                                                                 : std::string(to_string(r.a.precision)) + ">" +
+                                                                       std::string(to_string(r.b.precision));
+    std::fprintf(out, "%-10s %9d %-6s %-9s %-9s %-12s %16s %16s %7.3f %6.1f%% %9.2f %-8s %s\n",
                  std::string(to_string(r.a.solver)).c_str(), r.a.particles,
-                 std::string(to_string(r.a.layout)).c_str(), printable(r.a.kernel).c_str(),
+                 std::string(to_string(r.a.layout)).c_str(), precision.c_str(), printable(r.a.kernel).c_str(),
                  printable(r.a.variant).c_str(), value_text(r.a).c_str(), value_text(r.b).c_str(), r.ratio,
                  r.band_percent, r.microseconds, r.ranges_apart ? "apart" : "overlap", to_string(r.verdict));
   }

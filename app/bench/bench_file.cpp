@@ -88,6 +88,16 @@ BenchRow read_row(const Reader& reader, const json& value, std::size_t index) {
   if (!parsed_layout)
     reader.fail(where + "'s layout '" + excerpt(layout) + "' is not one of " + std::string(kLayoutNames));
   row.layout = *parsed_layout;
+  // Runs before the precision axis have no "precision": they were fp32.
+  row.precision = Precision::Fp32;
+  if (value.contains("precision")) {
+    const std::string precision = reader.text(value, "precision", where);
+    const auto parsed_precision = parse_precision(precision);
+    if (!parsed_precision)
+      reader.fail(where + "'s precision '" + excerpt(precision) + "' is not one of " +
+                  std::string(kPrecisionChoices));
+    row.precision = *parsed_precision;
+  }
   row.kernel = reader.text(value, "kernel", where);
   if (row.kernel.empty()) reader.fail(where + "'s kernel is empty");
   row.variant = reader.text(value, "variant", where);

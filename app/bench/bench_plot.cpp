@@ -37,18 +37,20 @@ struct Group {
   std::vector<int> rows;  // indices into run.rows, in layout order
 };
 
-// Rows grouped by (solver, N, kernel, variant) in the order the run first met them.
+// Rows grouped by (solver, N, precision, kernel, variant) in the order the run first met them.
 std::vector<Group> group_rows(const std::vector<BenchRow>& rows, bool interactions) {
   std::vector<Group> groups;
-  std::map<std::tuple<int, int, std::string, std::string>, std::size_t> where;
+  std::map<std::tuple<int, int, int, std::string, std::string>, std::size_t> where;
   for (int i = 0; i < static_cast<int>(rows.size()); ++i) {
     const BenchRow& row = rows[static_cast<std::size_t>(i)];
     if (headline_is_interactions(row) != interactions) continue;
-    const auto key = std::make_tuple(static_cast<int>(row.solver), row.particles, row.kernel, row.variant);
+    const auto key = std::make_tuple(static_cast<int>(row.solver), row.particles, static_cast<int>(row.precision),
+                                     row.kernel, row.variant);
     auto [it, added] = where.emplace(key, groups.size());
     if (added) {
       std::string label =
-          std::string(to_string(row.solver)) + "  N=" + std::to_string(row.particles) + "  " + row.kernel;
+          std::string(to_string(row.solver)) + "  N=" + std::to_string(row.particles) + "  " +
+          std::string(to_string(row.precision)) + "  " + row.kernel;
       if (!row.variant.empty()) label += " " + row.variant;
       groups.push_back({printable(label), {}});
     }

@@ -23,8 +23,8 @@ void print_bench_table(const BenchResult& r, std::FILE* out) {
                       "load/store request (4.0 = coalesced 4-byte words)\n");
   const std::string clocks = clocks_note(d, readings);
   if (!clocks.empty()) std::fprintf(out, "note: %s\n", clocks.c_str());
-  std::fprintf(out, "%-10s %9s %-6s %-9s %-12s %10s %6s %9s %7s %14s", "solver", "N", "layout", "kernel", "variant",
-               "median ms", "cv", "GB/s", "% copy", "interactions/s");
+  std::fprintf(out, "%-10s %9s %-6s %-4s %-9s %-12s %10s %6s %9s %7s %14s", "solver", "N", "layout", "prec",
+               "kernel", "variant", "median ms", "cv", "GB/s", "% copy", "interactions/s");
   std::fprintf(out, counted ? " %5s %9s\n" : "\n", "hw/f", "sect/req");
   int noisy = 0;
   for (const BenchRow& row : r.rows) {
@@ -37,9 +37,10 @@ void print_bench_table(const BenchResult& r, std::FILE* out) {
       std::snprintf(percent, sizeof percent, "%.1f%%", row.percent_of_copy);
     }
     if (row.interactions > 0) std::snprintf(rate, sizeof rate, "%.3e", row.interactions_per_second);
-    std::fprintf(out, "%-10s %9d %-6s %-9s %-12s %10.4f %5.1f%%%s %9s %7s %14s",
+    std::fprintf(out, "%-10s %9d %-6s %-4s %-9s %-12s %10.4f %5.1f%%%s %9s %7s %14s",
                  std::string(to_string(row.solver)).c_str(), row.particles,
-                 std::string(to_string(row.layout)).c_str(), row.kernel.c_str(), row.variant.c_str(),
+                 std::string(to_string(row.layout)).c_str(), std::string(to_string(row.precision)).c_str(),
+                 row.kernel.c_str(), row.variant.c_str(),
                  row.median_ms, row.cv_percent, row.noisy ? "*" : " ", gbps, percent, rate);
     if (counted)
       std::fprintf(out, " %5s %9s", counters_ratio_cell(row.counters, row.bytes).c_str(),
@@ -60,6 +61,7 @@ std::string bench_json(const BenchResult& r) {
     rows.push_back({{"solver", std::string(to_string(row.solver))},
                     {"particles", row.particles},
                     {"layout", std::string(to_string(row.layout))},
+                    {"precision", std::string(to_string(row.precision))},
                     {"kernel", row.kernel},
                     {"variant", row.variant},
                     {"samples", row.samples},

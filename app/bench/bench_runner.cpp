@@ -1,4 +1,5 @@
-// The bench sweep: for each solver x N, one backend; for each layout, every kernel warmed up and timed.
+// The bench sweep: for each solver x N x precision, one backend; for each layout, every kernel warmed up and
+// timed.
 // Times come from the backend's own per-kernel timings (CUDA events on the GPU), so the sweep code is the
 // same for both backends and measures exactly what the panel shows.
 #include "app/bench/bench_runner.h"
@@ -158,8 +159,9 @@ CounterReading reading_of(const CountedCall& counted, Launches which) {
 }
 
 BenchRow make_row(Solver solver, int n, Layout layout, std::string kernel, std::string variant,
-                  std::vector<KernelTiming> timings, double copy_peak_gbps) {
-  BenchRow row{solver, n, layout, std::move(kernel), std::move(variant), 0, 0, 0, 0, 0, false, 0, 0, 0, 0, 0, {}};
+                  std::vector<KernelTiming> timings, double copy_peak_gbps, Precision precision) {
+  BenchRow row{solver, n, layout, std::move(kernel), std::move(variant), 0, 0, 0, 0, 0, false, 0, 0, 0, 0, 0, {},
+               precision};
   if (timings.empty()) return row;
   std::sort(timings.begin(), timings.end(),
             [](const KernelTiming& a, const KernelTiming& b) { return a.milliseconds < b.milliseconds; });
@@ -206,6 +208,7 @@ BenchPlan make_bench_plan(const Options& o, bool gpu) {
   if (!o.bench_particles.empty()) plan.all_pairs_particles = plan.attractor_particles = o.bench_particles;
   plan.layouts =
       o.bench_layouts.empty() ? std::vector<Layout>(kAllLayouts.begin(), kAllLayouts.end()) : o.bench_layouts;
+  if (!o.bench_precisions.empty()) plan.precisions = o.bench_precisions;
   plan.repeats = o.repeats > 0 ? o.repeats : (gpu ? 20 : kCpuRepeats);
   if (!gpu && o.repeats <= 0) {
     plan.min_repeats = kCpuMinRepeats;
@@ -241,15 +244,16 @@ std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice
   for (Solver solver : plan.solvers)
     total += static_cast<int>(
                  (solver == Solver::AllPairs ? plan.all_pairs_particles : plan.attractor_particles).size() *
-                 plan.layouts.size()) *
+                 plan.layouts.size() * plan.precisions.size()) *
              steps_per_layout(solver);
   int done = 0;
   std::vector<BenchRow> rows;
   RowCounting counting;
   for (Solver solver : plan.solvers) {
     for (int n : solver == Solver::AllPairs ? plan.all_pairs_particles : plan.attractor_particles) {
+     for (Precision precision : plan.precisions) {
       const Scene scene = bench_scene(solver, n);
-      BackendSelection selection = make_backend(choice, n, plan.layouts.front());
+      BackendSelection selection = make_backend(choice, n, plan.layouts.front(), precision);
       Backend& backend = *selection.backend;
       if (!selection.notice.empty() && result.backend_name.empty())
         std::fprintf(stderr, "coalesce: %s\n", selection.notice.c_str());
@@ -267,8 +271,8 @@ std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice
         backend.set_layout(layout);
         backend.synchronize();
         (void)backend.poll_timings();
-        const std::string where =
-            std::string(to_string(solver)) + " N=" + std::to_string(n) + " " + std::string(to_string(layout));
+        const std::string where = std::string(to_string(solver)) + " N=" + std::to_string(n) + " " +
+                                  std::string(to_string(layout)) + " " + std::string(to_string(precision));
         auto of = [](KernelKind kind, Layout in) {
           return [in, kind](const KernelTiming& t) { return t.kernel == kind && t.layout == in; };
         };
@@ -286,11 +290,11 @@ std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice
         std::vector<KernelTiming> forces, drift;
         for (const KernelTiming& t : both) (t.kernel == KernelKind::Forces ? forces : drift).push_back(t);
         const CountedCall counted_step = counting.count(backend, step);
-        rows.push_back(make_row(solver, n, layout, "forces", "", forces, copy_peak));
+        rows.push_back(make_row(solver, n, layout, "forces", "", forces, copy_peak, precision));
         rows.back().counters = reading_of(counted_step, Launches::AllButLast);
         if (sweeps(solver, "integrate")) {
           progress(++done, total, where + " integrate");
-          rows.push_back(make_row(solver, n, layout, "integrate", "", drift, copy_peak));
+          rows.push_back(make_row(solver, n, layout, "integrate", "", drift, copy_peak, precision));
           rows.back().counters = reading_of(counted_step, Launches::Last);
         }
 
@@ -302,7 +306,7 @@ std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice
           rows.push_back(make_row(solver, n, layout, "pack", std::string(to_string(variant)),
                                   timed_repeats(backend, where + " pack " + std::string(to_string(variant)),
                                                 plan, pack, of(KernelKind::Pack, layout)),
-                                  copy_peak));
+                                  copy_peak, precision));
           rows.back().counters = reading_of(counting.count(backend, pack), Launches::All);
         }
 
@@ -323,12 +327,15 @@ std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice
                            [](const KernelTiming& t) { return t.kernel == KernelKind::Convert; }))
           (t.layout == next ? there : back).push_back(t);
         const CountedCall counted_trip = counting.count(backend, round_trip);
-        rows.push_back(make_row(solver, n, layout, "convert", "to " + std::string(to_string(next)), there, copy_peak));
+        rows.push_back(
+            make_row(solver, n, layout, "convert", "to " + std::string(to_string(next)), there, copy_peak, precision));
         rows.back().counters = reading_of(counted_trip, Launches::FirstHalf);
         progress(++done, total, where + " convert back");
-        rows.push_back(make_row(solver, n, next, "convert", "to " + std::string(to_string(layout)), back, copy_peak));
+        rows.push_back(
+            make_row(solver, n, next, "convert", "to " + std::string(to_string(layout)), back, copy_peak, precision));
         rows.back().counters = reading_of(counted_trip, Launches::SecondHalf);
       }
+     }
     }
   }
   return rows;

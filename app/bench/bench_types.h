@@ -7,6 +7,7 @@
 #include "kernels/counters/hardware_counters.h"  // plain C++: CounterReading
 #include "sim/backend.h"
 #include "sim/layout.h"
+#include "sim/precision.h"
 
 namespace coalesce {
 
@@ -15,6 +16,7 @@ struct BenchPlan {
   std::vector<int> all_pairs_particles;
   std::vector<int> attractor_particles;
   std::vector<Layout> layouts;
+  std::vector<Precision> precisions{Precision::Fp32};
   int repeats = 20;
   // CPU default: at least min_repeats timed calls, then more until `repeats` or repeat_budget_ms of them,
   // so slow rows stay short and fast rows get many samples; 0: exactly `repeats`.
@@ -41,6 +43,7 @@ struct BenchRow {
   double interactions;  // forces only
   double interactions_per_second;
   CounterReading counters;  // the hardware's counts of one call, from a pass apart from the timed one
+  Precision precision = Precision::Fp32;  // of the state the row's kernel read and wrote
 };
 
 struct BenchResult {

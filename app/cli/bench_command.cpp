@@ -38,6 +38,11 @@ std::string reconstructed_command_line(const Options& o, const BenchPlan& plan) 
     for (std::size_t i = 0; i < o.bench_layouts.size(); ++i)
       line += (i ? "," : "") + std::string(to_string(o.bench_layouts[i]));
   }
+  if (!o.bench_precisions.empty()) {
+    line += " --precision ";
+    for (std::size_t i = 0; i < o.bench_precisions.size(); ++i)
+      line += (i ? "," : "") + std::string(to_string(o.bench_precisions[i]));
+  }
   if (o.backend != BackendChoice::Auto)
     line += o.backend == BackendChoice::Cuda ? " --backend cuda" : " --backend cpu";
   line += " --repeats " + std::to_string(plan.repeats);

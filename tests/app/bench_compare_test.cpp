@@ -40,7 +40,8 @@ BenchRow timed_row(double median_ms, double min_ms, double max_ms, double cv_per
 }
 
 std::string key_text(const SyntheticRow& r) {
-  return r.solver + " " + std::to_string(r.particles) + " " + r.layout + " " + r.kernel +
+  // Synthetic rows carry no "precision": they read as fp32, the precision of runs before the axis.
+  return r.solver + " " + std::to_string(r.particles) + " " + r.layout + " fp32 " + r.kernel +
          (r.variant.empty() ? "" : " " + r.variant);
 }
 
@@ -95,7 +96,8 @@ Comparison compare_files(const testing::TempDir& dir, const Pair& p) {
 
 std::string row_key(const BenchRow& r) {
   return std::string(to_string(r.solver)) + " " + std::to_string(r.particles) + " " +
-         std::string(to_string(r.layout)) + " " + r.kernel + (r.variant.empty() ? "" : " " + r.variant);
+         std::string(to_string(r.layout)) + " " + std::string(to_string(r.precision)) + " " + r.kernel +
+         (r.variant.empty() ? "" : " " + r.variant);
 }
 
 TEST(BenchCompare, RowsInsideTheBandAreTheSameAndOutsideFasterOrSlower) {
@@ -268,7 +270,8 @@ TEST(BenchCompareCli, PrintsASummaryAndWritesJsonThatAgrees) {
   ASSERT_EQ(json["rows"].size(), p.expected.size());
   for (const auto& row : json["rows"]) {
     std::string key = row["solver"].get<std::string>() + " " + std::to_string(row["particles"].get<int>()) +
-                      " " + row["layout"].get<std::string>() + " " + row["kernel"].get<std::string>();
+                      " " + row["layout"].get<std::string>() + " " + row["precision"].get<std::string>() + " " +
+                      row["kernel"].get<std::string>();
     if (!row["variant"].get<std::string>().empty()) key += " " + row["variant"].get<std::string>();
     SCOPED_TRACE(key);
     ASSERT_EQ(p.expected.count(key), 1u);
@@ -361,6 +364,49 @@ TEST(BenchCompareCli, ParserWantsTwoFilesAndNoRunFlags) {
   EXPECT_NE(
       usage_error({"bench", "--compare", "a.json", "b.json", "--plot", "p.png"}).find("--plot draws one run"),
       std::string::npos);
+}
+
+// An fp32 run against an fp64 run: each row meets its other-precision twin (the same solver, N, layout,
+// kernel and variant), B/A is the time ratio, and a note says the rows were matched across precisions.
+// Within one file of both precisions, rows stay apart by precision.
+TEST(BenchCompare, RunsOfTwoPrecisionsAreMatchedAcrossThem) {
+  TestRng rng;
+  SavedBench a, b;
+  a.path = "a.json";
+  b.path = "b.json";
+  a.run.device.gpu = b.run.device.gpu = true;
+  const int rows = rng.uniform_int(1, 6);
+  for (int i = 0; i < rows; ++i) {
+    BenchRow row{};
+    row.solver = Solver::Attractors;
+    row.particles = 1024 * (i + 1);
+    row.layout = testing::random_layout(rng);
+    row.kernel = "integrate";
+    row.samples = 20;
+    row.median_ms = row.min_ms = row.max_ms = rng.uniform(0.1f, 1.0f);
+    row.precision = Precision::Fp32;
+    a.run.rows.push_back(row);
+    row.precision = Precision::Fp64;
+    row.median_ms = row.min_ms = row.max_ms = 2 * a.run.rows.back().median_ms;
+    b.run.rows.push_back(row);
+  }
+  const Comparison across = compare_runs(a, b);
+  ASSERT_EQ(across.rows.size(), static_cast<std::size_t>(rows));
+  EXPECT_TRUE(across.only_in_a.empty() && across.only_in_b.empty());
+  for (const ComparedRow& r : across.rows) {
+    EXPECT_EQ(r.a.precision, Precision::Fp32);
+    EXPECT_EQ(r.b.precision, Precision::Fp64);
+    EXPECT_NEAR(r.ratio, 0.5, 1e-6);
+  }
+  bool noted = false;
+  for (const std::string& note : across.notes) noted = noted || note.find("across precisions") != std::string::npos;
+  EXPECT_TRUE(noted);
+
+  SavedBench both = a;
+  both.run.rows.insert(both.run.rows.end(), b.run.rows.begin(), b.run.rows.end());
+  const Comparison within = compare_runs(both, both);
+  EXPECT_EQ(within.rows.size(), static_cast<std::size_t>(2 * rows));
+  for (const ComparedRow& r : within.rows) EXPECT_EQ(r.a.precision, r.b.precision);
 }
 
 }  // namespace
