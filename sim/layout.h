@@ -1,7 +1,7 @@
 // The particle layouts as one table (name, viewer key, colour), the pack (transpose) variants and the
 // solvers. The number of layouts, the CLI choices and the viewer keys all come from kLayoutTable; a new
 // layout is one row here plus its view in sim/layout_views.h, which states its bytes by sizeof
-// (docs/architecture.md, "Adding a layout"). Precision is the other axis (sim/precision.h).
+// (docs/architecture.md, "Two axes"). Precision is the other axis (sim/precision.h).
 #pragma once
 
 #include <array>
