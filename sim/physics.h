@@ -25,8 +25,7 @@ struct AttractorSet {
   int count;
 };
 
-// 1 / sqrt(x) for x > 0 (r^2 + eps^2: never 0, never subnormal, never infinite). fp32 on the device is the
-// hardware's MUFU.RSQ (rsqrtf); fp64 has only a hardware seed, refined below (docs/kernels.md, "fp64").
+// 1 / sqrt(x) for x > 0. fp32 on the device is the hardware's MUFU.RSQ (rsqrtf).
 HOST_DEVICE inline float reciprocal_sqrt(float x) {
 #if defined(__CUDA_ARCH__)
   return rsqrtf(x);
@@ -35,17 +34,29 @@ HOST_DEVICE inline float reciprocal_sqrt(float x) {
 #endif
 }
 
-HOST_DEVICE inline double reciprocal_sqrt(double x) {
+HOST_DEVICE inline double reciprocal_sqrt(double x) { return 1.0 / std::sqrt(x); }
+
+// m / r^3 from r^2 > 0 (r^2 + eps^2: never 0, never subnormal, never infinite): the force law's scale.
+HOST_DEVICE inline float mass_over_cube(float m, float r2) {
+  const float inv_r = reciprocal_sqrt(r2);
+  return m * inv_r * inv_r * inv_r;
+}
+
+HOST_DEVICE inline double mass_over_cube(double m, double r2) {
 #if defined(__CUDA_ARCH__)
-  // MUFU.RSQ64H's seed y (its error is measured by tests/kernels/rsqrt_test.cu, docs/kernels.md), then one
-  // third-order Newton step: with e = 1 - x y^2, 1/sqrt(x) = y (1 - e)^(-1/2) = y (1 + e/2 + 3e^2/8 + ...),
-  // so the error falls to about (5/16) e^3, below double rounding. No special cases: x is positive and normal.
+  // fp64 has only a hardware seed (MUFU.RSQ64H, rsqrt.approx.f64: its error is measured by
+  // tests/kernels/rsqrt_test.cu). With y the seed and e = 1 - r2 y^2, r^-3 = y^3 (1 - e)^(-3/2)
+  // = y^3 (1 + 3e/2 + 15e^2/8 + ...): one series step, truncated after e^2, leaves about (35/16) e^3, far
+  // below double rounding for a seed good to 2^-20. Seven fp64 operations after the seed (docs/kernels.md).
   double y;
-  asm("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(x));
-  const double e = fma(-x * y, y, 1.0);
-  return fma(y * e, fma(0.375, e, 0.5), y);
+  asm("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(r2));
+  const double y2 = y * y;
+  const double e = fma(-r2, y2, 1.0);
+  const double m3 = m * (y2 * y);
+  return fma(m3 * e, fma(1.875, e, 1.5), m3);
 #else
-  return 1.0 / std::sqrt(x);
+  const double inv_r = reciprocal_sqrt(r2);
+  return m * inv_r * inv_r * inv_r;
 #endif
 }
 
@@ -58,8 +69,7 @@ HOST_DEVICE inline void accumulate_pair(Vec3T<Real>& acc, Vec3T<Real> ri, Vec3T<
   const Real dx = rj.x - ri.x, dy = rj.y - ri.y, dz = rj.z - ri.z;
   // Softening first: on the GPU r^2 is then three chained FMAs (the all-pairs inner loop's budget).
   const Real r2 = softening_squared + dx * dx + dy * dy + dz * dz;
-  const Real inv_r = reciprocal_sqrt(r2);
-  const Real s = mj * inv_r * inv_r * inv_r;
+  const Real s = mass_over_cube(mj, r2);
   acc.x += dx * s;
   acc.y += dy * s;
   acc.z += dz * s;
