@@ -83,7 +83,8 @@ double kick_error_to(const std::vector<ParticleRecord<Real>>& after, const std::
       norm += want[k] * want[k];
     }
   }
-  return static_cast<double>(std::sqrt(diff / norm));
+  // One body: its only pull is its own, exactly 0, so the error is absolute.
+  return static_cast<double>(norm > 0 ? std::sqrt(diff / norm) : std::sqrt(diff));
 }
 
 }  // namespace coalesce::testing
