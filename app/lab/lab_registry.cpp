@@ -83,6 +83,17 @@ std::string measured_float4(const Rows& rows) {
                      vector->pct_copy);
 }
 
+std::string measured_fp64_vectors(const Rows& rows) {
+  const LabRow* vector = row_named(rows, "double4_32a, 1 per thread");
+  const LabRow* pair = row_named(rows, "2 x double2 per thread");
+  const LabRow* scalar = row_named(rows, "4 x double per thread, coalesced");
+  if (!timed(vector) || !timed(pair) || !timed(scalar)) return "";
+  return printf_text("double4_32a, 2 x double2 and 4 x double reached %.0f, %.0f and %.0f%% of copy "
+                     "(double4_32a / 2 x double2: %.2fx)",
+                     vector->pct_copy, pair->pct_copy, scalar->pct_copy, vector->gbps / pair->gbps) +
+         "; this binary's double4_32a: " + vector->note;
+}
+
 std::string measured_gridstride(const Rows& rows) {
   const LabRow* one = row_named(rows, "one thread per element");
   const LabRow* loop = row_named(rows, "grid-stride, resident grid");
@@ -181,6 +192,13 @@ const std::vector<LabExperiment>& lab_experiments() {
       {"float4", "scalar vs float4 copy", "2 x N x 4 B",
        "16-byte accesses put 4x the bytes in flight per load",
        "art. 000: float4 1.5-2x over scalar, ~90% of peak", measured_float4, run_float4_experiment},
+      {"fp64-vectors", "double4_32a vs 2 x double2 vs 4 x double copy", "2 x V x 32 B (V = N/8)",
+       "double4_32a is one 32-byte vector, but sm_90 has no 256-bit load: there it compiles to the same two "
+       "128-bit loads as two double2, while sm_100 and later load it with one 256-bit instruction (each row's "
+       "note says which code this GPU runs; scripts/lab-sass shows the SASS)",
+       "art. 002: 16-byte vector loads (float4, int4) need an aligned base; art. 000: float4 1.5-2x over "
+       "scalar (fp32); neither names a 32-byte type",
+       measured_fp64_vectors, run_fp64_vectors_experiment},
       {"gridstride", "grid-stride loop vs one thread per element", "2 x N x 4 B",
        "a resident grid that loops saves block launch and retirement, but still has one 4-byte load in "
        "flight per thread",

@@ -71,5 +71,23 @@ TEST(LabRegistry, EveryExperimentPassesItsCheckAtASmallSize) {
   }
 }
 
+// Each fp64-vectors row names the loads of the code the driver loaded for it.
+TEST(LabRegistry, Fp64VectorRowsNameTheirLoads) {
+  COALESCE_REQUIRE_CUDA();
+  testing::TestRng rng;
+  LabSettings settings;
+  settings.side = 256;
+  settings.repeats = 3;
+  settings.seed = static_cast<std::uint32_t>(rng.engine()());
+  const LabRun run = run_experiments(settings, {find_lab_experiment("fp64-vectors")});
+  ASSERT_EQ(run.rows.size(), 3u);
+  for (const LabRow& row : run.rows) {
+    EXPECT_TRUE(row.check_ok) << row.variant << " (seed " << settings.seed << ")";
+    EXPECT_EQ(row.note.rfind("sm_", 0), 0u) << row.note;
+    EXPECT_NE(row.note.find("-bit load"), std::string::npos) << row.note;
+    EXPECT_DOUBLE_EQ(row.bytes, 2.0 * settings.elements() * 4) << "the bytes of the fp32 arrays";
+  }
+}
+
 }  // namespace
 }  // namespace coalesce::lab
