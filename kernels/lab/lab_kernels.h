@@ -34,6 +34,10 @@ std::vector<float> run_vector_add(LanePattern pattern, const std::vector<float>&
 std::vector<Particle> run_aos_update(const std::vector<Particle>& p, float dt, ParticleUpdate update);
 std::vector<Particle> run_soa_update(const std::vector<Particle>& p, float dt, ParticleUpdate update);
 std::vector<Particle> run_float4_update(const std::vector<Particle>& p, float dt);  // all fields
+// The same updates on fp64 records (lab --precision fp64); the vector layout is double4_32a.
+std::vector<ParticleF64> run_aos_update(const std::vector<ParticleF64>& p, double dt, ParticleUpdate update);
+std::vector<ParticleF64> run_soa_update(const std::vector<ParticleF64>& p, double dt, ParticleUpdate update);
+std::vector<ParticleF64> run_double4_update(const std::vector<ParticleF64>& p, double dt);  // all fields
 // in is rows x cols row-major; the result is cols x rows row-major.
 std::vector<float> run_transpose(TransposeKernel kernel, const std::vector<float>& in, int rows, int cols);
 // Each of `threads` threads sums table[(lane * stride) % kBankTableWords] `iterations` times.
