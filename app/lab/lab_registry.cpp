@@ -195,7 +195,7 @@ const std::vector<LabExperiment>& lab_experiments() {
        "art. 000: float4 1.5-2x over scalar, ~90% of peak", measured_float4, run_float4_experiment},
       {"fp64-vectors", "double4_32a vs 2 x double2 vs 4 x double copy", "2 x V x 32 B (V = N/8)",
        "double4_32a is one 32-byte vector, but sm_90 has no 256-bit load: there it compiles to the same two "
-       "128-bit loads as two double2, while sm_100 and later load it with one 256-bit instruction (each row's "
+       "128-bit loads as two double2, while sm_100 and sm_120 load it with one 256-bit instruction (each row's "
        "note says which code this GPU runs; scripts/lab-sass shows the SASS)",
        "art. 002: 16-byte vector loads (float4, int4) need an aligned base; art. 000: float4 1.5-2x over "
        "scalar (fp32); neither names a 32-byte type",

@@ -1,6 +1,7 @@
 // fp64 vectors: a copy of 32 bytes per thread as one double4_32a, as two double2 and as four doubles. CUDA 13
 // deprecated double4 for double4_16a / double4_32a; sm_90 has no 256-bit load, so double4_32a compiles to
-// the same two 128-bit loads as two double2 there, and to one 256-bit load on sm_100 (scripts/lab-sass).
+// the same two 128-bit loads as two double2 there, and to one 256-bit load on sm_100 and sm_120
+// (scripts/lab-sass prints them; docs/lab.md shows them).
 #include <cstdio>
 #include <string>
 
@@ -96,8 +97,9 @@ LoadedCode loaded_code(Fp64Copy kernel) {
 }
 
 // What the loaded code's loads are, from the code the driver loaded: sm_XX is the SASS it runs (its
-// binaryVersion), compute_YY the PTX it was made from. A 256-bit global access needs both >= 100; below,
-// double4_32a is split into two 128-bit accesses. scripts/lab-sass shows the instructions themselves.
+// binaryVersion), compute_YY the PTX it was made from (for a JIT-compiled kernel, not the SASS's). A 256-bit
+// global access needs both >= 100; below, double4_32a is split into two 128-bit accesses. The mnemonics are
+// nvcc 13.0's, read with cuobjdump for sm_90, sm_100 and sm_120 (docs/lab.md); scripts/lab-sass shows them.
 std::string expected_loads(Fp64Copy kernel, LoadedCode code) {
   const std::string where = code.ptx > 0 && code.ptx != code.sass
                                 ? text("sm_%d code from compute_%d PTX: ", code.sass, code.ptx)
@@ -105,14 +107,17 @@ std::string expected_loads(Fp64Copy kernel, LoadedCode code) {
   switch (kernel) {
     case Fp64Copy::Double4_32a:
       if (code.ptx < 100 || code.sass < 100)
-        return where + "2 x 128-bit loads + 2 x 128-bit stores per thread, as 2 x double2 (256-bit needs sm_100)";
-      if (code.sass == 100 || code.sass == 103)
-        return where + "1 x 256-bit load + 1 x 256-bit store per thread";
-      return where + "the PTX asks for 1 x 256-bit load + store (ld.global.v4.f64); scripts/lab-sass shows the SASS";
+        return where + "2 x 128-bit loads + 2 x 128-bit stores per thread (LDG.E.128), as 2 x double2; 256-bit "
+                       "needs sm_100";
+      if (code.sass == 100 || code.sass == 120)
+        return where + "1 x 256-bit load + 1 x 256-bit store per thread (LDG.E.ENL2.256)";
+      return where + "the PTX asks for 1 x 256-bit load + store (sm_100 and sm_120 keep it as one "
+                     "LDG.E.ENL2.256; scripts/lab-sass shows this one)";
     case Fp64Copy::Double2Pair:
-      return where + "2 x 128-bit loads + 2 x 128-bit stores per thread";
+      return where + "2 x 128-bit loads + 2 x 128-bit stores per thread (LDG.E.128)";
     case Fp64Copy::ScalarX4:
-      return where + "4 x 64-bit loads + 4 x 64-bit stores per thread, 256 contiguous bytes per warp load";
+      return where + "4 x 64-bit loads + 4 x 64-bit stores per thread (LDG.E.64), 256 contiguous bytes per warp "
+                     "load";
   }
   return where;
 }

@@ -38,7 +38,8 @@ TEST(LabFp64Vectors, NotesFollowTheLoadedCode) {
   EXPECT_TRUE(contains(expected_loads(Fp64Copy::Double4_32a, {100, 100}), "sm_100 code: 1 x 256-bit load"));
   EXPECT_TRUE(contains(expected_loads(Fp64Copy::Double4_32a, {100, 90}),
                        "sm_100 code from compute_90 PTX: 2 x 128-bit loads"));
-  EXPECT_TRUE(contains(expected_loads(Fp64Copy::Double4_32a, {120, 120}), "scripts/lab-sass"));
+  EXPECT_TRUE(contains(expected_loads(Fp64Copy::Double4_32a, {120, 120}), "sm_120 code: 1 x 256-bit load"));
+  EXPECT_TRUE(contains(expected_loads(Fp64Copy::Double4_32a, {110, 110}), "scripts/lab-sass"));
   for (LoadedCode code : {LoadedCode{90, 90}, LoadedCode{100, 100}}) {
     EXPECT_TRUE(contains(expected_loads(Fp64Copy::Double2Pair, code), "2 x 128-bit loads"));
     EXPECT_TRUE(contains(expected_loads(Fp64Copy::ScalarX4, code), "4 x 64-bit loads"));
