@@ -108,7 +108,7 @@ std::string expected_loads(Fp64Copy kernel, LoadedCode code) {
     case Fp64Copy::Double4_32a:
       if (code.ptx < 100 || code.sass < 100)
         return where + "2 x 128-bit loads + 2 x 128-bit stores per thread (LDG.E.128), as 2 x double2; 256-bit "
-                       "needs sm_100";
+                       "needs sm_100+ SASS and PTX";
       if (code.sass == 100 || code.sass == 120)
         return where + "1 x 256-bit load + 1 x 256-bit store per thread (LDG.E.ENL2.256)";
       return where + "the PTX asks for 1 x 256-bit load + store (sm_100 and sm_120 keep it as one "
