@@ -336,7 +336,8 @@ const OptionSpec kOptions[] = {
     {"--layout", kLayoutChoices, "float4", kViewer, "particle memory layout (default: float4)", set_layout,
      nullptr},
     {"--precision", kPrecisionChoices, "fp64", kViewerBench | kLab,
-     "the state's floating-point type (default: fp32); bench: a comma list, fp32,fp64 sweeps both",
+     "the state's floating-point type (default: fp32); bench: a comma list, fp32,fp64 sweeps both; lab: "
+     "the particles experiment's records (fp64-vectors is fp64 and the rest fp32 either way)",
      set_precision, nullptr},
     {"--solver", "all-pairs|attractors", "all-pairs", kViewerBench,
      "force solver (default: the scene's; bench: both)", set_solver, nullptr},

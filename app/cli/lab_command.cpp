@@ -26,6 +26,7 @@ lab::LabSettings settings_from(const Options& options) {
   settings.repeats = options.repeats > 0 ? options.repeats : kDefaultRepeats;
   settings.seed = static_cast<std::uint32_t>(std::random_device{}());
   settings.counters = options.counters;
+  settings.precision = options.precision;  // the particles' records; docs/lab.md
   // --no-warmup (scripts/profile): a profiler replays every launch, so warm-up launches only cost time.
   if (options.lab_no_warmup) {
     settings.warmup_calls = 0;

@@ -83,6 +83,17 @@ std::string measured_float4(const Rows& rows) {
                      vector->pct_copy);
 }
 
+std::string measured_fp64_vectors(const Rows& rows) {
+  const LabRow* vector = row_named(rows, "double4_32a, 1 per thread");
+  const LabRow* pair = row_named(rows, "2 x double2 per thread");
+  const LabRow* scalar = row_named(rows, "4 x double per thread, coalesced");
+  if (!timed(vector) || !timed(pair) || !timed(scalar)) return "";
+  return printf_text("double4_32a, 2 x double2 and 4 x double reached %.0f, %.0f and %.0f%% of copy "
+                     "(double4_32a / 2 x double2: %.2fx)",
+                     vector->pct_copy, pair->pct_copy, scalar->pct_copy, vector->gbps / pair->gbps) +
+         "; this binary's double4_32a: " + vector->note;
+}
+
 std::string measured_gridstride(const Rows& rows) {
   const LabRow* one = row_named(rows, "one thread per element");
   const LabRow* loop = row_named(rows, "grid-stride, resident grid");
@@ -91,10 +102,11 @@ std::string measured_gridstride(const Rows& rows) {
 }
 
 std::string measured_particles(const Rows& rows) {
-  const LabRow* aos_x = row_named(rows, "AoS x only");
-  const LabRow* soa_x = row_named(rows, "SoA x only");
-  const LabRow* aos_all = row_named(rows, "AoS all fields");
-  const LabRow* soa_all = row_named(rows, "SoA all fields");
+  // By prefix: in fp64 (lab --precision fp64) the variants end in ", fp64".
+  const LabRow* aos_x = last_row_starting(rows, "AoS x only");
+  const LabRow* soa_x = last_row_starting(rows, "SoA x only");
+  const LabRow* aos_all = last_row_starting(rows, "AoS all fields");
+  const LabRow* soa_all = last_row_starting(rows, "SoA all fields");
   if (!timed(aos_x) || !timed(soa_x) || !timed(aos_all) || !timed(soa_all)) return "";
   return printf_text("x alone ran %.1fx slower in AoS than in SoA; all fields, read once per record, %.1fx",
                      aos_x->time_ms / soa_x->time_ms, aos_all->time_ms / soa_all->time_ms);
@@ -181,12 +193,20 @@ const std::vector<LabExperiment>& lab_experiments() {
       {"float4", "scalar vs float4 copy", "2 x N x 4 B",
        "16-byte accesses put 4x the bytes in flight per load",
        "art. 000: float4 1.5-2x over scalar, ~90% of peak", measured_float4, run_float4_experiment},
+      {"fp64-vectors", "double4_32a vs 2 x double2 vs 4 x double copy", "2 x V x 32 B (V = N/8)",
+       "double4_32a is one 32-byte vector, but sm_90 has no 256-bit load: there it compiles to the same two "
+       "128-bit loads as two double2, while sm_100 and sm_120 load it with one 256-bit instruction (each row's "
+       "note says which code this GPU runs; scripts/lab-sass shows the SASS)",
+       "art. 002: 16-byte vector loads (float4, int4) need an aligned base; art. 000: float4 1.5-2x over "
+       "scalar (fp32); neither names a 32-byte type",
+       measured_fp64_vectors, run_fp64_vectors_experiment},
       {"gridstride", "grid-stride loop vs one thread per element", "2 x N x 4 B",
        "a resident grid that loops saves block launch and retirement, but still has one 4-byte load in "
        "flight per thread",
        "art. 000: 1.2-1.5x", measured_gridstride, run_gridstride_experiment},
       {"particles", "AoS vs SoA particle update (art. 003)", "3 or 9 x N x 4 B",
-       "AoS drags every 28-byte record through DRAM, even when the update uses one field of it",
+       "AoS drags every record (28 bytes in fp32, 56 in fp64) through DRAM, even when the update uses one "
+       "field of it",
        "art. 003 (A100, 16-byte struct): SoA 1840 vs AoS 410 GB/s, 4.5x", measured_particles,
        run_particles_experiment},
       {"transpose", "matrix transpose vs cublasSgeam and copy", "2 x side^2 x 4 B",

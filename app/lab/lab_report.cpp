@@ -40,7 +40,8 @@ std::string lab_table(const lab::LabRun& run, const std::vector<const lab::LabEx
          "\n";
   out += "side " + std::to_string(run.settings.side) + ", 1-D arrays of " +
          std::to_string(run.settings.elements()) + " floats, median of " +
-         std::to_string(run.settings.repeats) + " repeats after warm-up; 1 GB = 1e9 B\n";
+         std::to_string(run.settings.repeats) + " repeats after warm-up; 1 GB = 1e9 B; particles in " +
+         std::string(to_string(run.settings.precision)) + "\n";
   std::vector<CounterReading> readings;
   for (const lab::LabRow& row : run.rows) readings.push_back(row.counters);
   if (!run.counters_reason.empty())
@@ -82,7 +83,8 @@ std::string lab_json(const lab::LabRun& run, const std::vector<const lab::LabExp
   doc["settings"] = {{"side", run.settings.side},
                      {"elements", run.settings.elements()},
                      {"repeats", run.settings.repeats},
-                     {"seed", run.settings.seed}};
+                     {"seed", run.settings.seed},
+                     {"precision", std::string(to_string(run.settings.precision))}};
   json list = json::array();
   for (const lab::LabExperiment* e : experiments)
     list.push_back({{"name", e->name},

@@ -39,6 +39,14 @@ __host__ __device__ inline float lab_value(std::uint32_t seed, std::uint64_t i) 
          (1.0f / (1 << 23));
 }
 
+// A double in [-1, 1) with all 53 significant bits from two hashes, exact in double: a copy that loses
+// or reorders any 4-byte half of it fails the check.
+__host__ __device__ inline double lab_value_f64(std::uint32_t seed, std::uint64_t i) {
+  const std::uint64_t bits = (std::uint64_t(lab_hash(seed, 2 * i)) << 21) ^ lab_hash(seed, 2 * i + 1);
+  return static_cast<double>(static_cast<std::int64_t>(bits) - (std::int64_t(1) << 52)) *
+         (1.0 / double(std::int64_t(1) << 52));
+}
+
 // Grid for one thread per element, 64-bit safe.
 inline unsigned blocks_for(std::int64_t n, int block = kBlock) {
   return static_cast<unsigned>((n + block - 1) / block);
@@ -47,27 +55,35 @@ inline unsigned blocks_for(std::int64_t n, int block = kBlock) {
 // data[i] = lab_value(seed, i * scale + shift): a strided view of one hashed sequence (SoA fields).
 void fill_values(float* data, std::int64_t n, std::uint32_t seed, std::int64_t scale = 1,
                  std::int64_t shift = 0);
+// The same values as doubles (exact): the particles' fp64 records start from the fp32 run's state.
+void fill_values(double* data, std::int64_t n, std::uint32_t seed, std::int64_t scale = 1,
+                 std::int64_t shift = 0);
+void fill_values_f64(double* data, std::int64_t n, std::uint32_t seed);  // data[i] = lab_value_f64(seed, i)
 void poison(void* data, std::size_t bytes);  // NaN bytes: unwritten outputs fail
 
+__device__ inline float magnitude(float x) { return fabsf(x); }
+__device__ inline double magnitude(double x) { return fabs(x); }
+
 // Counts outputs that differ from expected(i) by more than tol * (1 + |expected|); NaN never passes.
-template <class Expected>
-__global__ void count_mismatches_kernel(const float* out, std::int64_t n, Expected expected, float tol,
+// T is float, or double for the fp64 experiments.
+template <class T, class Expected>
+__global__ void count_mismatches_kernel(const T* out, std::int64_t n, Expected expected, T tol,
                                         unsigned long long* bad) {
   for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n;
        i += std::int64_t(gridDim.x) * blockDim.x) {
-    const float e = expected(i);
-    const float o = out[i];
-    if (!(fabsf(o - e) <= tol * (1.0f + fabsf(e)))) atomicAdd(bad, 1ull);
+    const T e = expected(i);
+    const T o = out[i];
+    if (!(magnitude(o - e) <= tol * (T(1) + magnitude(e)))) atomicAdd(bad, 1ull);
   }
 }
 
 // True when every one of n outputs matches expected(i); tol 0 means bit-exact values.
-template <class Expected>
-bool device_check(const float* out, std::int64_t n, Expected expected, float tol = 0.0f) {
+template <class T, class Expected>
+bool device_check(const T* out, std::int64_t n, Expected expected, double tol = 0.0) {
   DeviceBuffer<unsigned long long> bad(1);
   COALESCE_CUDA_CHECK(cudaMemset(bad.data(), 0, sizeof(unsigned long long)));
-  launch(count_mismatches_kernel<Expected>, LaunchGrid{std::min(blocks_for(n), 4096u), kBlock}, kLabStream,
-         out, n, expected, tol, bad.data());
+  launch(count_mismatches_kernel<T, Expected>, LaunchGrid{std::min(blocks_for(n), 4096u), kBlock}, kLabStream,
+         out, n, expected, static_cast<T>(tol), bad.data());
   unsigned long long host_bad = 0;
   COALESCE_CUDA_CHECK(cudaMemcpy(&host_bad, bad.data(), sizeof(host_bad), cudaMemcpyDeviceToHost));
   return host_bad == 0;

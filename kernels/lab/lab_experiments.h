@@ -15,6 +15,7 @@ std::vector<LabRow> run_strided_experiment(const LabContext& context);
 std::vector<LabRow> run_offset_experiment(const LabContext& context);
 std::vector<LabRow> run_vecadd_experiment(const LabContext& context);
 std::vector<LabRow> run_float4_experiment(const LabContext& context);
+std::vector<LabRow> run_fp64_vectors_experiment(const LabContext& context);
 std::vector<LabRow> run_gridstride_experiment(const LabContext& context);
 std::vector<LabRow> run_particles_experiment(const LabContext& context);
 std::vector<LabRow> run_transpose_experiment(const LabContext& context);

@@ -9,6 +9,7 @@
 
 #include "kernels/counters/hardware_counters.h"  // plain C++: the counter pass and its readings
 #include "sim/backend.h"
+#include "sim/precision.h"
 
 namespace coalesce::lab {
 
@@ -20,6 +21,9 @@ struct LabSettings {
   int warmup_calls = 30;       // warm-up: at least this many calls...
   double warmup_ms = 10.0;     // ...and about this much work (Nsight Compute runs set both low)
   bool counters = true;        // a counter pass per row after the timed one (--no-counters: none)
+  // lab --precision: the particles experiment's records (fp64: 56-byte AoS, double SoA, double4_32a). The
+  // other experiments keep their types: fp64-vectors is fp64, the rest fp32.
+  Precision precision = Precision::Fp32;
 
   // 1-D experiments move 4 * side^2 floats per array (1 GiB at side 8192, far beyond the 50 MB L2).
   std::int64_t elements() const { return 4LL * side * side; }

@@ -71,5 +71,47 @@ TEST(LabRegistry, EveryExperimentPassesItsCheckAtASmallSize) {
   }
 }
 
+// lab --precision fp64: the particles run on fp64 records, say so in every variant, pass their check and
+// still make a lesson; fp64-vectors is the same in either precision.
+TEST(LabRegistry, ParticlesRunInFp64WhenAsked) {
+  COALESCE_REQUIRE_CUDA();
+  testing::TestRng rng;
+  LabSettings settings;
+  settings.side = 256;
+  settings.repeats = 3;
+  settings.seed = static_cast<std::uint32_t>(rng.engine()());
+  settings.precision = Precision::Fp64;
+  const LabRun run = run_experiments(settings, {find_lab_experiment("particles")});
+  ASSERT_EQ(run.rows.size(), 5u);
+  for (const LabRow& row : run.rows) {
+    EXPECT_NE(row.variant.find(", fp64"), std::string::npos) << row.variant;
+    EXPECT_NE(row.byte_formula.find(" x 8 B"), std::string::npos) << row.byte_formula;
+    EXPECT_TRUE(row.check_ok) << row.variant << " (seed " << settings.seed << ")";
+    // The same bytes as fp32: 9 or 3 values of 8 bytes for N/8 particles.
+    const double n = settings.elements() / 8.0;
+    EXPECT_TRUE(row.bytes == 9 * 8 * n || row.bytes == 3 * 8 * n) << row.variant << ": " << row.bytes;
+  }
+  const std::string lesson = lab_lesson(*find_lab_experiment("particles"), run.rows);
+  EXPECT_NE(lesson.find("On this GPU: "), std::string::npos) << lesson;
+}
+
+// Each fp64-vectors row names the loads of the code the driver loaded for it.
+TEST(LabRegistry, Fp64VectorRowsNameTheirLoads) {
+  COALESCE_REQUIRE_CUDA();
+  testing::TestRng rng;
+  LabSettings settings;
+  settings.side = 256;
+  settings.repeats = 3;
+  settings.seed = static_cast<std::uint32_t>(rng.engine()());
+  const LabRun run = run_experiments(settings, {find_lab_experiment("fp64-vectors")});
+  ASSERT_EQ(run.rows.size(), 3u);
+  for (const LabRow& row : run.rows) {
+    EXPECT_TRUE(row.check_ok) << row.variant << " (seed " << settings.seed << ")";
+    EXPECT_EQ(row.note.rfind("sm_", 0), 0u) << row.note;
+    EXPECT_NE(row.note.find("-bit load"), std::string::npos) << row.note;
+    EXPECT_DOUBLE_EQ(row.bytes, 2.0 * settings.elements() * 4) << "the bytes of the fp32 arrays";
+  }
+}
+
 }  // namespace
 }  // namespace coalesce::lab

@@ -23,6 +23,7 @@ lab::LabRun sample_run(testing::TestRng& rng) {
   run.device.copy_peak_gbps = rng.uniform(500.0f, 3000.0f);
   run.settings.side = 256 * rng.uniform_int(1, 32);
   run.settings.repeats = rng.uniform_int(1, 50);
+  run.settings.precision = kAllPrecisions[static_cast<std::size_t>(rng.uniform_int(0, int(kPrecisionCount) - 1))];
   run.date_utc = "2026-11-21T00:00:00Z";
   run.copy_gbps = rng.uniform(500.0f, 3000.0f);
   const lab::LabContext context{run.settings, run.copy_gbps, nullptr, ""};
@@ -54,6 +55,8 @@ TEST(LabReport, TableShowsEveryRowAndMarksFailures) {
   EXPECT_NE(table.find("H100: 2395 GB/s"), std::string::npos);
   EXPECT_NE(table.find("FAIL"), std::string::npos);
   EXPECT_NE(table.find("x31.9 time vs 1-way"), std::string::npos);
+  EXPECT_NE(table.find("particles in " + std::string(to_string(run.settings.precision))), std::string::npos)
+      << table;
 }
 
 TEST(LabReport, JsonCarriesTheRunAndNullPercentForSharedMemory) {
@@ -70,6 +73,7 @@ TEST(LabReport, JsonCarriesTheRunAndNullPercentForSharedMemory) {
   EXPECT_DOUBLE_EQ(doc["device"]["copy_peak_gbps"].get<double>(), run.device.copy_peak_gbps);
   EXPECT_DOUBLE_EQ(doc["copy_ceiling_gbps"].get<double>(), run.copy_gbps);
   EXPECT_EQ(doc["settings"]["side"], run.settings.side);
+  EXPECT_EQ(doc["settings"]["precision"], std::string(to_string(run.settings.precision)));
   ASSERT_EQ(doc["rows"].size(), run.rows.size());
   EXPECT_DOUBLE_EQ(doc["rows"][0]["gbps"].get<double>(), run.rows[0].gbps);
   EXPECT_TRUE(doc["rows"][0]["check_ok"].get<bool>());

@@ -11,13 +11,17 @@ namespace {
 
 using testing::TestRng;
 
-// x' = x + v*dt may be fused on the device: allow a couple of float roundings.
-void expect_near(float got, double want, const char* what, std::size_t i) {
-  EXPECT_NEAR(got, want, 1e-6 * (1.0 + std::fabs(want))) << what << " of particle " << i;
+// x' = x + v*dt may be fused on the device: allow a couple of roundings in the record's precision.
+template <class Real>
+void expect_near(Real got, double want, const char* what, std::size_t i) {
+  const double tol = sizeof(Real) == 4 ? 1e-6 : 1e-12;
+  EXPECT_NEAR(got, want, tol * (1.0 + std::fabs(want))) << what << " of particle " << i;
 }
 
-void expect_updated(const std::vector<Particle>& in, const std::vector<Particle>& out, float dt, bool all,
-                    const char* layout) {
+// The host reference in double; for fp64 records, want - x is then a rounding of the device's own sum.
+template <class Real>
+void expect_updated(const std::vector<ParticleRecord<Real>>& in, const std::vector<ParticleRecord<Real>>& out,
+                    Real dt, bool all, const char* layout) {
   ASSERT_EQ(in.size(), out.size()) << layout;
   for (std::size_t i = 0; i < in.size(); ++i) {
     SCOPED_TRACE(layout);
@@ -55,6 +59,21 @@ TEST(LabParticles, Float4UpdateMatchesTheHostAndKeepsMass) {
   const std::vector<Particle> p = testing::random_particles(rng, rng.uniform_int(1000, 50000));
   const float dt = rng.uniform(1e-4f, 1e-2f);
   expect_updated(p, run_float4_update(p, dt), dt, true, "float4");
+}
+
+// lab --precision fp64: the same updates on 56-byte double records, double SoA arrays and double4_32a vectors,
+// with values no float holds.
+TEST(LabParticles, Fp64UpdatesMatchTheHost) {
+  COALESCE_REQUIRE_CUDA();
+  TestRng rng;
+  const std::vector<ParticleF64> p = testing::random_particles_wide(rng, rng.uniform_int(1000, 50000));
+  const double dt = rng.uniform(1e-4f, 1e-2f);
+  for (ParticleUpdate u : {ParticleUpdate::SingleField, ParticleUpdate::AllFields}) {
+    const bool all = u == ParticleUpdate::AllFields;
+    expect_updated(p, run_aos_update(p, dt, u), dt, all, "AoS fp64");
+    expect_updated(p, run_soa_update(p, dt, u), dt, all, "SoA fp64");
+  }
+  expect_updated(p, run_double4_update(p, dt), dt, true, "double4_32a");
 }
 
 }  // namespace
