@@ -177,7 +177,7 @@ void ViewerApp::apply_requests() {
     if (follow) m_controls.pack = m_simulation.backend().preferred_pack_variant();
     m_fastest_pack = m_controls.pack;
     m_pack_follows_fastest = follow;
-    m_stats.on_layout_change();
+    m_stats.restart_live();
   }
   if (r.solver) {
     const std::string notice = m_simulation.set_solver(*r.solver);
