@@ -39,7 +39,7 @@ int ViewerApp::run(const ViewerRun& run) {
     const double wall_seconds = ms_between(last, start) * 1e-3;
     m_imgui.new_frame(static_cast<float>(wall_seconds));
     last = start;
-    handle_input(m_camera, m_controls, m_requests);
+    handle_input(m_camera, m_controls, m_requests, m_simulation.backend().precision());
     apply_requests();
     start_due_clip(size);
 
