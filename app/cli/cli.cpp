@@ -167,8 +167,8 @@ void check_combinations(const Options& options, const std::vector<std::string>& 
   if (options.steps) {
     // --steps opens no window, so window-only flags would be silently ignored: say so instead.
     for (std::string_view flag :
-         {"--frames", "--screenshot", "--sweep", "--lab-tab", "--no-interop", "--draw", "--record", "--camera",
-          "--orbit", "--camera-from", "--brightness", "--no-panel"}) {
+         {"--frames", "--screenshot", "--sweep", "--sweep-precisions", "--lab-tab", "--no-interop", "--draw",
+          "--record", "--camera", "--orbit", "--camera-from", "--brightness", "--no-panel"}) {
       if (has(flag))
         throw UsageError(std::string(flag) +
                          " needs frames to render, but --steps runs with no window (drop " +
@@ -185,6 +185,10 @@ void check_combinations(const Options& options, const std::vector<std::string>& 
       throw UsageError("--screenshot needs --frames N, the frame to capture (try --frames 120 --screenshot " +
                        options.screenshot + ")");
   }
+  if (options.sweep_precisions && !options.sweep_frames)
+    throw UsageError(
+        "--sweep-precisions says what --sweep FRAMES sweeps, but no --sweep was given (add --sweep 60, "
+        "or drop --sweep-precisions)");
   for (std::string_view flag : {"--record-fps", "--record-seconds"})
     if (has(flag) && options.record.empty())
       throw UsageError(std::string(flag) + " sets up a clip, but no --record PATH was given (add --record " +

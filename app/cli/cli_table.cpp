@@ -134,6 +134,9 @@ void set_frames(Options& o, std::string_view v, const ValueContext& c) {
 void set_sweep(Options& o, std::string_view v, const ValueContext& c) {
   o.sweep_frames = static_cast<int>(parse_integer(c, v, 1, kMaxFrames));
 }
+void set_sweep_precisions(Options& o, std::string_view, const ValueContext&) {
+  o.sweep_precisions = true;
+}
 
 // The name is checked against the lab's registry when the viewer starts (app/lab/lab_tab.cpp), as --only's is.
 void set_lab_tab(Options& o, std::string_view v, const ValueContext& c) {
@@ -374,6 +377,9 @@ const OptionSpec kOptions[] = {
      "after --frames N, a PNG, and its JSON (PATH with .json)", set_screenshot, nullptr},
     {"--sweep", "FRAMES", "60", kViewer,
      "sweep the layouts from the first frame, FRAMES frames each (Compare)", set_sweep, frames_range},
+    {"--sweep-precisions", "", "", kViewer,
+     "with --sweep: every layout in --precision, then in the other (6 x FRAMES), then back",
+     set_sweep_precisions, nullptr},
     {"--lab-tab", "NAME", "transpose", kViewer, "open the panel's Lab tab and run experiment NAME there once",
      set_lab_tab, nullptr},
     {"--record", "PATH", "out/clip.mp4", kViewer,

@@ -45,8 +45,9 @@ std::string usage_text() {
       "\nValues go as '--opt value' or '--opt=value'. Exit codes: 0 ok, 1 runtime failure, 2 usage error,\n"
       "128 + the signal when a signal stopped the run after saving (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP).\n"
       "Keys in the viewer: " +
-      std::string(kLayoutKeys) + " layout, Space pause, S step, H panel, F12 screenshot, V record a clip, R reset\n"
-      "camera.\n";
+      std::string(kLayoutKeys) +
+      " layout, P precision, Space pause, S step, H panel, F12 screenshot, V record a\n"
+      "clip, R reset camera.\n";
   return text;
 }
 

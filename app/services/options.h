@@ -61,6 +61,7 @@ struct Options {
   std::string save_state;             // .npy written at exit
   std::string load_state;             // .npy to start from
   std::optional<int> sweep_frames;    // --sweep K: sweep the layouts from the first frame, K frames each
+  bool sweep_precisions = false;      // --sweep-precisions: --sweep runs every layout in every precision
   std::string lab_tab;                // --lab-tab NAME: open the panel's Lab tab and run NAME there once
   bool no_interop = false;            // --no-interop: the CUDA backend draws through the copy path
   float brightness = 1.0f;            // --brightness: the panel's slider, times the sprites' light

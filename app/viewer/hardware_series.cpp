@@ -1,5 +1,5 @@
 // The hardware series: rings for the plot, running summaries for the report, samples attributed to the
-// layout whose frames filled most of their interval.
+// layout and precision whose frames filled most of their interval.
 #include "app/viewer/hardware_series.h"
 
 #include <algorithm>
@@ -83,42 +83,46 @@ void HardwareSeries::add_frame(const ComputedPoint& frame) {
   // The first frame has no predecessor: it covers no time.
   f.start_seconds = m_last_frame ? std::min(*m_last_frame, f.seconds) : f.seconds;
   m_last_frame = f.seconds;
-  LayoutSummary& l = m_layouts[static_cast<int>(f.layout)];
+  LayoutSummary& l = m_layouts[run_index(f.layout, f.precision)];
   l.seconds_run += f.seconds - f.start_seconds;
   if (!l.first_frame_start) l.first_frame_start = f.start_seconds;
   m_computed.push_back(f);
   while (m_computed.size() > m_computed_capacity) m_computed.pop_front();
 }
 
-// Each frame overlapping (start, end] counts by its time inside: toward its layout's share of the
-// interval, the frame count, the formula bytes and the computed GB/s.
+// Each frame overlapping (start, end] counts by its time inside: toward its layout and precision's share
+// of the interval, the frame count, the formula bytes and the computed GB/s.
 void HardwareSeries::attribute(HardwarePoint& p) const {
   const double length = p.end_seconds - p.start_seconds;
   if (length <= 0) return;
-  std::array<double, kLayoutCount> covered{};
-  std::array<WeightedMean, kLayoutCount> per_layout{};
+  std::array<double, kRuns> covered{};
+  std::array<WeightedMean, kRuns> per_run{};
   WeightedMean every;
   for (auto it = m_computed.rbegin(); it != m_computed.rend() && it->seconds > p.start_seconds; ++it) {
     const double inside = std::min(p.end_seconds, it->seconds) - std::max(p.start_seconds, it->start_seconds);
     if (inside <= 0) continue;
     const double share_of_frame = inside / (it->seconds - it->start_seconds);
-    const int l = static_cast<int>(it->layout);
+    const std::size_t l = run_index(it->layout, it->precision);
     covered[l] += inside;
     p.frames += share_of_frame;
     p.formula_bytes += share_of_frame * it->formula_bytes;
     if (it->gigabytes_per_second) {
-      per_layout[l].add(*it->gigabytes_per_second, inside);
+      per_run[l].add(*it->gigabytes_per_second, inside);
       every.add(*it->gigabytes_per_second, inside);
     }
   }
-  for (Layout layout : kAllLayouts) {
-    const int l = static_cast<int>(layout);
-    if (covered[l] > 0.5 * length) {
-      p.layout = layout;
-      p.layout_share = covered[l] / length;
+  for (Precision precision : kAllPrecisions) {
+    for (Layout layout : kAllLayouts) {
+      const std::size_t l = run_index(layout, precision);
+      if (covered[l] > 0.5 * length) {
+        p.layout = layout;
+        p.precision = precision;
+        p.layout_share = covered[l] / length;
+      }
     }
   }
-  p.computed_gigabytes_per_second = p.layout ? per_layout[static_cast<int>(*p.layout)].mean() : every.mean();
+  p.computed_gigabytes_per_second =
+      p.layout ? per_run[run_index(*p.layout, p.precision)].mean() : every.mean();
 }
 
 void HardwareSeries::add_sample(const HardwareSample& sample, double offset) {
@@ -138,7 +142,7 @@ void HardwareSeries::add_sample(const HardwareSample& sample, double offset) {
     m_sm.add(p.sm_clock_mhz, p.dram_bytes());
     m_dram_clock.add(p.dram_clock_mhz, p.dram_bytes());
     if (p.layout) {
-      LayoutSummary& l = m_layouts[static_cast<int>(*p.layout)];
+      LayoutSummary& l = m_layouts[run_index(*p.layout, p.precision)];
       l.dram.add(p.dram_gigabytes_per_second());
       if (p.computed_gigabytes_per_second) l.computed.add(*p.computed_gigabytes_per_second);
       if (const auto mb = p.hardware_megabytes_per_frame()) l.hardware_megabytes_per_frame.add(*mb);
@@ -157,8 +161,8 @@ std::vector<std::string> HardwareSeries::clock_notes() const {
   return notes_of(m_sm, m_dram_clock);
 }
 
-std::string HardwareSeries::unsampled_note(Layout layout) const {
-  const LayoutSummary& l = layout_summary(layout);
+std::string HardwareSeries::unsampled_note(Layout layout, Precision precision) const {
+  const LayoutSummary& l = layout_summary(layout, precision);
   if (l.dram.count > 0 || l.seconds_run <= 0) return "";
   char text[160];
   const double ran_ms = l.seconds_run * 1e3;

@@ -1,7 +1,7 @@
 // The hardware counters' side of the panel and the screenshot JSON (issues 11, 20): the sampler's DRAM
 // throughput and clocks, and the kernels' computed GB/s, on one time axis (the viewer's clock, seconds).
 // Rings for the plot; summaries over every measured sample for the report; each sample attributed to the
-// layout whose frames filled most of its interval. No ImGui and no CUDA: unit-tested.
+// layout and precision whose frames filled most of its interval. No ImGui and no CUDA: unit-tested.
 #pragma once
 
 #include <array>
@@ -15,16 +15,19 @@
 #include "kernels/counters/hardware_counters.h"
 #include "kernels/counters/summary.h"
 #include "sim/layout.h"
+#include "sim/precision.h"
 
 namespace coalesce {
 
-// One frame: the layout that ran, and the computed GB/s of the kernel timings read in it, if any.
+// One frame: the layout and precision that ran, and the computed GB/s of the kernel timings read in it, if
+// any.
 struct ComputedPoint {
   double seconds = 0.0;  // when its timings were read: the frame covers (start_seconds, seconds]
   Layout layout = Layout::AoS;
   std::optional<double> gigabytes_per_second;
   double formula_bytes = 0.0;  // the formula bytes of the kernel timings read in this frame
   double start_seconds = 0.0;  // set by HardwareSeries::add_frame: the previous frame's time
+  Precision precision = Precision::Fp32;
 };
 
 // One hardware sample on the viewer's clock, with what the frames in its interval computed.
@@ -35,8 +38,9 @@ struct HardwarePoint {
   double dram_write_gigabytes_per_second = 0.0;
   double sm_clock_mhz = 0.0;
   double dram_clock_mhz = 0.0;
-  // The layout whose frames covered most (over half) of the interval; none when no layout did.
+  // The layout and precision whose frames covered most (over half) of the interval; none when no pair did.
   std::optional<Layout> layout;
+  Precision precision = Precision::Fp32;  // with a layout: the precision its frames ran in
   double layout_share = 0.0;  // the share of the interval its frames covered; 0 without a layout
   // Mean of the computed GB/s of the frames in the interval, each weighted by its time inside: the
   // layout's frames when the sample has a layout, else every frame.
@@ -97,7 +101,7 @@ class HardwareSeries {
   void add_frame(const ComputedPoint& frame);
   // `offset`: the viewer's clock when the sampler's clock started.
   void add_sample(const HardwareSample& sample, double offset);
-  // The per-layout summaries start afresh (a new N, scene or solver), as Compare does.
+  // The per-layout summaries (of every precision) start afresh (a new N, scene or solver), as Compare does.
   void reset_layouts();
 
   const std::deque<HardwarePoint>& hardware() const { return m_hardware; }
@@ -111,8 +115,8 @@ class HardwareSeries {
   const ClockReport& sm_clock() const { return m_sm; }
   const ClockReport& dram_clock() const { return m_dram_clock; }
   std::vector<std::string> clock_notes() const;  // one per clock off its maximum; empty when both agree
-  // Measured samples that were mostly one layout's: hardware DRAM GB/s and the computed GB/s beside it;
-  // and how long the layout ran (its frames' time), for saying why a layout that ran has no sample.
+  // Measured samples that were mostly one layout's in one precision: hardware DRAM GB/s and the computed
+  // GB/s beside it; and how long the pair ran (its frames' time), for saying why one that ran has no sample.
   struct LayoutSummary {
     Summary dram;
     Summary computed;
@@ -121,13 +125,19 @@ class HardwareSeries {
     double seconds_run = 0.0;
     std::optional<double> first_frame_start;  // when its first frame began
   };
-  const LayoutSummary& layout_summary(Layout layout) const { return m_layouts[static_cast<int>(layout)]; }
-  // Why a layout that ran has no sample ("ran 35 ms, shorter than one 50 ms sample"); "" when it has
-  // one or never ran.
-  std::string unsampled_note(Layout layout) const;
+  const LayoutSummary& layout_summary(Layout layout, Precision precision) const {
+    return m_layouts[run_index(layout, precision)];
+  }
+  // Why a layout that ran in `precision` has no sample ("ran 35 ms, shorter than one 50 ms sample"); ""
+  // when it has one or never ran.
+  std::string unsampled_note(Layout layout, Precision precision) const;
 
  private:
   void attribute(HardwarePoint& p) const;
+  static constexpr std::size_t kRuns = kLayoutCount * kPrecisionCount;  // (layout, precision) pairs
+  static std::size_t run_index(Layout layout, Precision precision) {
+    return static_cast<std::size_t>(precision) * kLayoutCount + static_cast<std::size_t>(layout);
+  }
 
   double m_interval_ms;
   std::size_t m_hardware_capacity;
@@ -138,7 +148,7 @@ class HardwareSeries {
   long m_samples = 0;
   Summary m_dram, m_dram_read, m_dram_write;
   ClockReport m_sm, m_dram_clock;
-  std::array<LayoutSummary, kLayoutCount> m_layouts{};
+  std::array<LayoutSummary, kRuns> m_layouts{};
 };
 
 }  // namespace coalesce

@@ -55,11 +55,13 @@ ViewerApp::ViewerApp(const Options& options, RenderTarget& target, ViewerSimulat
   m_controls.draw_limit_input = m_controls.draw_limit > 0 ? m_controls.draw_limit : kDefaultDrawLimit;
   m_interop = options.no_interop ? InteropUse::Off : InteropUse::Allowed;
   rebuild_render_path();
-  // --sweep K: all three layouts in Compare from the first frame, K frames each, for scripted screenshots.
+  // --sweep K: all three layouts in Compare from the first frame, K frames each, for scripted screenshots;
+  // with --sweep-precisions, all three in every precision.
   if (options.sweep_frames) {
     m_sweep = LayoutSweep(*options.sweep_frames);
     m_sweep_in_frames = true;
     m_requests.sweep = true;
+    m_requests.sweep_precisions = options.sweep_precisions;
   }
   if (!options.lab_tab.empty()) m_panel.open_lab(options.lab_tab);
   if (options.camera) {
@@ -166,18 +168,37 @@ void ViewerApp::update_sprite_style() {
                       scale.intensity * static_cast<float>(n / static_cast<double>(drawn));
 }
 
+// After a layout or precision switch: the fastest pack variant is measured per layout (and precision), so
+// follow it unless the user picked one; the live numbers start afresh, Compare keeps its rows.
+void ViewerApp::follow_converted_state(bool follow_pack) {
+  if (follow_pack) m_controls.pack = m_simulation.backend().preferred_pack_variant();
+  m_fastest_pack = m_controls.pack;
+  m_pack_follows_fastest = follow_pack;
+  m_stats.restart_live();
+}
+
 void ViewerApp::apply_requests() {
   ViewerRequests r = std::exchange(m_requests, ViewerRequests{});
-  if (r.sweep && !m_sweep.active()) m_sweep.start(m_simulation.backend().layout(), sweep_clock());
-  if (const auto next = m_sweep.update(sweep_clock())) r.layout = next;
-  if (r.layout && *r.layout != m_simulation.backend().layout()) {
-    // The fastest pack variant is measured per layout: follow it unless the user picked one.
-    const bool follow = m_pack_follows_fastest && m_controls.pack == m_fastest_pack;
+  const Backend& backend = m_simulation.backend();
+  if (r.sweep && !m_sweep.active())
+    m_sweep.start(backend.layout(), backend.precision(), sweep_clock(), r.sweep_precisions);
+  if (const auto next = m_sweep.update(sweep_clock())) {
+    r.layout = next->layout;
+    r.precision = next->precision;
+  }
+  const bool follow_pack = m_pack_follows_fastest && m_controls.pack == m_fastest_pack;
+  if (r.precision && *r.precision != backend.precision()) {
+    // Converted in place, never re-generated: the notice says whether every value was kept.
+    const PrecisionChange change = m_simulation.set_precision(*r.precision);
+    add_notice(change.notice, change.refused);
+    if (change.refused)
+      m_sweep.skip(*r.precision);  // the run stays in its precision; a sweep goes on without that one
+    else
+      follow_converted_state(follow_pack);
+  }
+  if (r.layout && *r.layout != backend.layout()) {
     m_simulation.set_layout(*r.layout);
-    if (follow) m_controls.pack = m_simulation.backend().preferred_pack_variant();
-    m_fastest_pack = m_controls.pack;
-    m_pack_follows_fastest = follow;
-    m_stats.on_layout_change();
+    follow_converted_state(follow_pack);
   }
   if (r.solver) {
     const std::string notice = m_simulation.set_solver(*r.solver);
@@ -287,7 +308,11 @@ void ViewerApp::record_frame(FramebufferSize size, double frame_ms, const std::v
     stop_recording("the window changed size (a clip keeps one size)");
     return;
   }
-  ClipFrame frame{m_simulation.step_count(), m_simulation.time(), m_simulation.backend().layout(), frame_ms,
+  ClipFrame frame{m_simulation.step_count(),
+                  m_simulation.time(),
+                  m_simulation.backend().layout(),
+                  m_simulation.backend().precision(),
+                  frame_ms,
                   timings};
   if (!m_recording->add(read_framebuffer(size.width, size.height), std::move(frame))) {
     stop_recording("writing failed");

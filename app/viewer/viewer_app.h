@@ -43,6 +43,7 @@ class ViewerApp {
   void frame_camera();
   void update_sprite_style();
   void follow_draw_path();
+  void follow_converted_state(bool follow_pack);
   void apply_requests();
   void simulate();
   void check_state();
@@ -91,7 +92,7 @@ class ViewerApp {
   PackVariant m_fastest_pack = PackVariant::Vector;
   float m_scene_radius = 1.0f;  // 90th percentile of |position| when the camera was last framed
   static constexpr int kMaxDrawStride = 128;
-  bool m_sweep_in_frames = false;              // --sweep K: a scripted sweep, K frames per layout
+  bool m_sweep_in_frames = false;              // --sweep K: a scripted sweep, K frames per step
   InteropUse m_interop = InteropUse::Allowed;  // --no-interop: Off
 };
 

@@ -39,7 +39,7 @@ int ViewerApp::run(const ViewerRun& run) {
     const double wall_seconds = ms_between(last, start) * 1e-3;
     m_imgui.new_frame(static_cast<float>(wall_seconds));
     last = start;
-    handle_input(m_camera, m_controls, m_requests);
+    handle_input(m_camera, m_controls, m_requests, m_simulation.backend().precision());
     apply_requests();
     start_due_clip(size);
 
@@ -56,13 +56,14 @@ int ViewerApp::run(const ViewerRun& run) {
     const Clock::time_point render_start = Clock::now();
     check_state();
     const Layout layout = m_simulation.backend().layout();
+    const Precision precision = m_simulation.backend().precision();
     const std::vector<KernelTiming> timings = m_simulation.backend().poll_timings();
-    m_stats.add(timings, layout);
+    m_stats.add(timings, layout, precision);
     // The computed line first, then the samples whose intervals these frames fall in.
     const double now = seconds();
     const Solver solver = m_simulation.scene().params.solver;
-    m_hardware.add_frame({now, layout, combined_gigabytes_per_second(timings, layout, solver),
-                          combined_formula_bytes(timings, layout, solver)});
+    m_hardware.add_frame({now, layout, combined_gigabytes_per_second(timings, layout, precision, solver),
+                          combined_formula_bytes(timings, layout, precision, solver), 0.0, precision});
     m_hardware.poll();
 
     m_target.bind_framebuffer();

@@ -7,6 +7,8 @@
 
 namespace coalesce {
 
-void handle_input(OrbitCamera& camera, ViewerControls& controls, ViewerRequests& requests);
+// `precision`: the state's now; P requests the next one in kPrecisionTable.
+void handle_input(OrbitCamera& camera, ViewerControls& controls, ViewerRequests& requests,
+                  Precision precision);
 
 }  // namespace coalesce

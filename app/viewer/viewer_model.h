@@ -31,6 +31,7 @@ struct NonFiniteReport {
 // Requests from the panel and the keyboard, consumed once by the frame loop.
 struct ViewerRequests {
   std::optional<Layout> layout;
+  std::optional<Precision> precision;
   std::optional<Solver> solver;
   std::optional<std::string> scene;
   std::optional<int> particles;
@@ -40,6 +41,7 @@ struct ViewerRequests {
   bool step_once = false;
   bool screenshot = false;
   bool sweep = false;
+  bool sweep_precisions = false;  // with sweep: every layout in every precision, not only the current one
   bool reset = false;
   bool reset_camera = false;
   bool record = false;  // start or stop a clip (V, the record button)

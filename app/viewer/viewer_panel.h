@@ -33,7 +33,9 @@ void draw_hardware_section(const ViewerModel& model);
 void draw_compare_section(const ViewerModel& model);
 void draw_controls_section(const ViewerModel& model, ViewerControls& controls, ViewerRequests& requests);
 
-// The byte formula behind a kernel's GB/s, as the tooltip shows it.
-std::string byte_formula(KernelKind kind, Layout layout, Solver solver);
+// The byte formula behind a kernel's GB/s in `precision`'s bytes, as the tooltip shows it.
+std::string byte_formula(KernelKind kind, Layout layout, Solver solver, Precision precision);
+// A Compare row's name: "float4 fp64".
+std::string compare_row_label(Layout layout, Precision precision);
 
 }  // namespace coalesce

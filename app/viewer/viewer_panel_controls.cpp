@@ -51,6 +51,12 @@ void draw_simulation_controls(const ViewerModel& model, ViewerControls& controls
   Layout layout = sim.backend().layout();
   if (enum_combo(("layout (" + std::string(kLayoutKeys) + ")").c_str(), layout, kAllLayouts))
     requests.layout = layout;
+  Precision precision = sim.backend().precision();
+  if (enum_combo("precision (P)", precision, kAllPrecisions)) requests.precision = precision;
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "converts the state in place: fp32 -> fp64 is exact; fp64 -> fp32 rounds each value to\n"
+        "the nearest float, and the notice says how many changed. Compare keeps both precisions' rows");
   enum_combo("pack variant", controls.pack, kAllPackVariants);
   Solver solver = sim.scene().params.solver;
   if (enum_combo("solver", solver, std::array<Solver, 2>{Solver::AllPairs, Solver::Attractors}))
@@ -95,7 +101,8 @@ void draw_record_controls(const RecordingStatus& recording, ViewerControls& cont
                        static_cast<double>(recording.frames) / std::max(1, recording.fps), recording.fps);
 }
 
-void draw_run_controls(ViewerControls& controls, ViewerRequests& requests, bool sweeping) {
+void draw_run_controls(ViewerControls& controls, ViewerRequests& requests, bool sweeping,
+                       Precision precision) {
   ImGui::Checkbox("pause (Space)", &controls.paused);
   ImGui::SameLine();
   if (ImGui::Button("step (S)")) requests.step_once = true;
@@ -105,8 +112,20 @@ void draw_run_controls(ViewerControls& controls, ViewerRequests& requests, bool 
   if (ImGui::Button("camera (R)")) requests.reset_camera = true;
   if (sweeping) ImGui::BeginDisabled();
   if (ImGui::Button("sweep layouts")) requests.sweep = true;
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("runs AoS, SoA and float4 for 2 s each in %s and fills Compare",
+                      std::string(to_string(precision)).c_str());
+  ImGui::SameLine();
+  if (ImGui::Button("sweep x precisions")) {
+    requests.sweep = true;
+    requests.sweep_precisions = true;
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "runs every layout in %s, then in the other precision, 2 s each, and returns;\n"
+        "each precision switch says in a notice whether rounding changed values",
+        std::string(to_string(precision)).c_str());
   if (sweeping) ImGui::EndDisabled();
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("runs AoS, SoA and float4 for 2 s each and fills Compare");
   ImGui::SetNextItemWidth(260.0f);
   ImGui::InputText("##shot", &controls.screenshot_path);
   ImGui::SameLine();
@@ -121,7 +140,8 @@ void draw_controls_section(const ViewerModel& model, ViewerControls& controls, V
   ImGui::PushItemWidth(200.0f);
   draw_simulation_controls(model, controls, requests);
   ImGui::PopItemWidth();
-  draw_run_controls(controls, requests, model.sweep && model.sweep->active());
+  draw_run_controls(controls, requests, model.sweep && model.sweep->active(),
+                    model.simulation->backend().precision());
   draw_record_controls(model.recording, controls, requests);
   if (!model.last_screenshot.empty())
     ImGui::TextDisabled("last screenshot: %s", printable(model.last_screenshot).c_str());

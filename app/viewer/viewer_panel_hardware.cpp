@@ -46,7 +46,7 @@ void legend(ImU32 colour, const char* text) {
 // One box, several lines over the same time axis, each from 0 to its own top; layout switches marked.
 // `sampled_until`: the end of the last sample; later time is shaded as not sampled yet.
 void plot_box(const char* id, float height, const TimeAxis& axis, const std::vector<PlotLine>& lines,
-              const std::vector<std::pair<double, Layout>>& switches, const std::string& caption,
+              const std::vector<std::pair<double, std::string>>& switches, const std::string& caption,
               double sampled_until) {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 size(ImGui::GetContentRegionAvail().x, height);
@@ -65,11 +65,10 @@ void plot_box(const char* id, float height, const TimeAxis& axis, const std::vec
     if (corner.x - x > ImGui::CalcTextSize(text).x + 4.0f)
       draw->AddText(ImVec2(x + 2.0f, corner.y - row), IM_COL32(255, 255, 255, 110), text);
   }
-  for (const auto& [seconds, layout] : switches) {
+  for (const auto& [seconds, label] : switches) {
     const float x = x_of(seconds);
     draw->AddLine(ImVec2(x, origin.y + row), ImVec2(x, corner.y), IM_COL32(255, 255, 255, 70));
-    draw->AddText(ImVec2(x + 2.0f, origin.y + row), IM_COL32(255, 255, 255, 170),
-                  std::string(to_string(layout)).c_str());
+    draw->AddText(ImVec2(x + 2.0f, origin.y + row), IM_COL32(255, 255, 255, 170), label.c_str());
   }
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const PlotLine& line = lines[i];
@@ -93,13 +92,20 @@ void plot_box(const char* id, float height, const TimeAxis& axis, const std::vec
   ImGui::PopID();
 }
 
-// The layout at the window's start, then every change among the frames in the window.
-std::vector<std::pair<double, Layout>> layout_switches(const HardwareSeries& s, const TimeAxis& axis) {
-  std::vector<std::pair<double, Layout>> switches;
+// The layout at the window's start, then every change of layout or precision among the frames in the
+// window; a marker names the precision where it changes (and the first), so the labels stay short.
+std::vector<std::pair<double, std::string>> layout_switches(const HardwareSeries& s, const TimeAxis& axis) {
+  std::vector<std::pair<double, std::string>> switches;
   const ComputedPoint* previous = nullptr;
+  const ComputedPoint* marked = nullptr;
   for (const ComputedPoint& p : s.computed()) {
-    if (p.seconds >= axis.begin && (!previous || previous->layout != p.layout))
-      switches.emplace_back(std::max(p.seconds, axis.begin), p.layout);
+    const bool changed = !previous || previous->layout != p.layout || previous->precision != p.precision;
+    if (p.seconds >= axis.begin && changed) {
+      std::string label(to_string(p.layout));
+      if (!marked || marked->precision != p.precision) label += " " + std::string(to_string(p.precision));
+      switches.emplace_back(std::max(p.seconds, axis.begin), label);
+      marked = &p;
+    }
     previous = &p;
   }
   return switches;
@@ -159,11 +165,16 @@ void draw_per_frame(const HardwareSeries& s, const TimeAxis& axis) {
            s.hardware().back().end_seconds);
 }
 
-// Why each layout that ran has no sample of its own ("soa: ran 35 ms, shorter than one 50 ms sample").
+// Why each layout that ran (in a precision) has no sample of its own ("soa fp32: ran 35 ms, shorter than
+// one 50 ms sample").
 void draw_unsampled_layouts(const HardwareSeries& s) {
-  for (Layout layout : kAllLayouts) {
-    const std::string note = s.unsampled_note(layout);
-    if (!note.empty()) ImGui::TextDisabled("%s: %s", std::string(to_string(layout)).c_str(), note.c_str());
+  for (Precision precision : kAllPrecisions) {
+    for (Layout layout : kAllLayouts) {
+      const std::string note = s.unsampled_note(layout, precision);
+      if (!note.empty())
+        ImGui::TextDisabled("%s %s: %s", std::string(to_string(layout)).c_str(),
+                            std::string(to_string(precision)).c_str(), note.c_str());
+    }
   }
 }
 

@@ -1,4 +1,5 @@
-// Panel sections: the live per-kernel table with its history plots, and the Compare bars per layout.
+// Panel sections: the live per-kernel table with its history plots, and the Compare bars per layout and
+// precision.
 #include <algorithm>
 #include <cstdio>
 #include <vector>
@@ -20,8 +21,8 @@ std::string kernel_label(KernelKind kind) {
 }
 
 // Why the all-pairs forces row shows interactions/s: its byte formula, next to its N^2 interactions.
-std::string compute_bound_note(Layout layout) {
-  const ByteFormula formula = kernel_byte_formula(KernelKind::Forces, layout, Solver::AllPairs);
+std::string compute_bound_note(Layout layout, Precision precision) {
+  const ByteFormula formula = kernel_byte_formula(KernelKind::Forces, layout, Solver::AllPairs, precision);
   return "all-pairs forces are compute-bound (" + std::string(formula.interactions) + " interactions on " +
          std::to_string(formula.bytes_per_particle()) +
          " N bytes):\nGB/s says nothing about this kernel, interactions/s does";
@@ -30,9 +31,20 @@ std::string compute_bound_note(Layout layout) {
 }  // namespace
 
 // Generated from sim/byte_counts.h, the formulas the backends count bytes with.
-std::string byte_formula(KernelKind kind, Layout layout, Solver solver) {
-  if (kind == KernelKind::Convert) return convert_formula_summary();
-  return kernel_byte_formula(kind, layout, solver).text();
+std::string byte_formula(KernelKind kind, Layout layout, Solver solver, Precision precision) {
+  if (kind == KernelKind::Convert) return convert_formula_summary(precision);
+  return kernel_byte_formula(kind, layout, solver, precision).text();
+}
+
+namespace {
+// The tooltip's formula, named by its precision: the same kernel moves twice the bytes in fp64.
+std::string formula_tooltip(KernelKind kind, Layout layout, Solver solver, Precision precision) {
+  return std::string(to_string(precision)) + ": " + byte_formula(kind, layout, solver, precision);
+}
+}  // namespace
+
+std::string compare_row_label(Layout layout, Precision precision) {
+  return std::string(to_string(layout)) + " " + std::string(to_string(precision));
 }
 
 void draw_kernel_section(const ViewerModel& model) {
@@ -43,9 +55,11 @@ void draw_kernel_section(const ViewerModel& model) {
                       "Compare below keeps each layout's own average (weight 0.2) after a switch");
   const ViewerSimulation& sim = *model.simulation;
   const Layout layout = sim.backend().layout();
+  const Precision precision = sim.backend().precision();
   const Solver solver = sim.scene().params.solver;
   const double copy_peak = sim.backend().device_info().copy_peak_gbps;
-  ImGui::Text("layout %s", std::string(to_string(layout)).c_str());
+  ImGui::Text("layout %s   precision %s", std::string(to_string(layout)).c_str(),
+              std::string(to_string(precision)).c_str());
   const ImGuiTableFlags flags =
       ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp;
   if (ImGui::BeginTable("kernels", 5, flags)) {
@@ -61,18 +75,20 @@ void draw_kernel_section(const ViewerModel& model) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::Text("%s", kernel_label(kind).c_str());
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", byte_formula(kind, layout, solver).c_str());
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", formula_tooltip(kind, layout, solver, precision).c_str());
       ImGui::TableNextColumn();
       ImGui::Text("%.3f", s.milliseconds.value());
       const bool by_interactions = headline_metric(kind, solver) == KernelMetric::InteractionsPerSecond;
       ImGui::TableNextColumn();
       if (by_interactions) {
         ImGui::TextDisabled("-");
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", compute_bound_note(layout).c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", compute_bound_note(layout, precision).c_str());
       } else {
         ImGui::Text("%.4g", s.gigabytes_per_second.value());
         if (ImGui::IsItemHovered())
-          ImGui::SetTooltip("%s\n%.3g bytes per launch", byte_formula(kind, layout, solver).c_str(), s.bytes);
+          ImGui::SetTooltip("%s\n%.3g bytes per launch",
+                            formula_tooltip(kind, layout, solver, precision).c_str(), s.bytes);
       }
       ImGui::TableNextColumn();
       if (copy_peak > 0 && !by_interactions)
@@ -104,34 +120,53 @@ double compare_value(const CompareEntry& c, KernelMetric metric) {
   return metric == KernelMetric::InteractionsPerSecond ? c.interactions_per_second : c.gigabytes_per_second;
 }
 
+// The precisions Compare shows rows of: the run's own always, another once a kernel has run in it.
+std::vector<Precision> compare_precisions(const ViewerModel& model) {
+  const Precision current = model.simulation->backend().precision();
+  std::vector<Precision> shown;
+  for (Precision p : kAllPrecisions)
+    if (p == current || model.stats->measured(p)) shown.push_back(p);
+  return shown;
+}
+
 void draw_compare_section(const ViewerModel& model) {
-  if (!ImGui::CollapsingHeader("Compare layouts", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (!ImGui::CollapsingHeader("Compare layouts and precisions", ImGuiTreeNodeFlags_DefaultOpen)) return;
   const double copy_peak = model.simulation->backend().device_info().copy_peak_gbps;
   const Solver solver = model.simulation->scene().params.solver;
-  ImGui::TextDisabled("average of each layout's last ~5 launches, kept");
+  const Precision current = model.simulation->backend().precision();
+  const std::vector<Precision> precisions = compare_precisions(model);
+  ImGui::TextDisabled("average of each row's last ~5 launches, kept");
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("exponential moving average, weight 0.2 per launch, of every launch that ran in the layout;\n"
-                      "the live table above restarts at each switch, so the two differ while a layout warms up");
+    ImGui::SetTooltip(
+        "exponential moving average, weight 0.2 per launch, of every launch that ran in the layout\n"
+        "and precision; the live table above restarts at each switch, so the two differ while a\n"
+        "row warms up. A switch of precision keeps the other precision's rows");
   ImGui::PushTextWrapPos(0.0f);
   if (copy_peak > 0)
-    ImGui::TextDisabled("full bar: the copy ceiling (%.0f GB/s) for GB/s, the best layout for interactions/s",
+    ImGui::TextDisabled("full bar: the copy ceiling (%.0f GB/s) for GB/s, the best row for interactions/s",
                         copy_peak);
   else
-    ImGui::TextDisabled("full bar: the best layout");
+    ImGui::TextDisabled("full bar: the best row");
   ImGui::PopTextWrapPos();
-  // One scale per kernel: the copy peak, or the best layout where that is higher (CPU caches); for
-  // interactions/s, the best layout.
+  // One scale per kernel: the copy peak, or the best row where that is higher (CPU caches); for
+  // interactions/s, the best row.
   double top[kKernelKinds] = {};
   for (KernelKind kind : kCompareKernels) {
     const KernelMetric metric = headline_metric(kind, solver);
     top[static_cast<int>(kind)] = metric == KernelMetric::GigabytesPerSecond ? copy_peak : 0.0;
-    for (Layout layout : kAllLayouts) {
-      top[static_cast<int>(kind)] =
-          std::max(top[static_cast<int>(kind)], compare_value(model.stats->compare(layout, kind), metric));
-    }
+    for (Precision precision : precisions)
+      for (Layout layout : kAllLayouts)
+        top[static_cast<int>(kind)] =
+            std::max(top[static_cast<int>(kind)],
+                     compare_value(model.stats->compare(layout, precision, kind), metric));
   }
+  float label_width = 0.0f;
+  for (Precision precision : precisions)
+    for (Layout layout : kAllLayouts)
+      label_width =
+          std::max(label_width, ImGui::CalcTextSize(compare_row_label(layout, precision).c_str()).x);
   if (!ImGui::BeginTable("compare", 4, ImGuiTableFlags_SizingStretchSame)) return;
-  ImGui::TableSetupColumn("layout", ImGuiTableColumnFlags_WidthFixed, 48.0f);
+  ImGui::TableSetupColumn("layout", ImGuiTableColumnFlags_WidthFixed, label_width + 4.0f);
   for (KernelKind kind : kCompareKernels) ImGui::TableSetupColumn(kernel_label(kind).c_str());
   ImGui::TableHeadersRow();
   // The units on a row of their own: "interactions/s" written out fits there, never "int/s".
@@ -142,39 +177,49 @@ void draw_compare_section(const ViewerModel& model) {
     ImGui::TextDisabled("%s", headline_metric(kind, solver) == KernelMetric::InteractionsPerSecond ? "interactions/s"
                                                                                                    : "GB/s");
   }
-  for (Layout layout : kAllLayouts) {
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn();
-    ImGui::Text("%s", std::string(to_string(layout)).c_str());
-    for (KernelKind kind : kCompareKernels) {
+  for (Precision precision : precisions) {
+    for (Layout layout : kAllLayouts) {
+      const std::string label = compare_row_label(layout, precision);
+      ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      const CompareEntry& c = model.stats->compare(layout, kind);
-      const KernelMetric metric = headline_metric(kind, solver);
-      const double value = compare_value(c, metric);
-      const double scale = top[static_cast<int>(kind)];
-      char overlay[48] = "-";
-      if (c.measured) std::snprintf(overlay, sizeof overlay, "%.4g", value);
-      ImGui::ProgressBar(scale > 0 ? static_cast<float>(value / scale) : 0.0f, ImVec2(-1.0f, 0.0f), overlay);
-      if (c.measured && ImGui::IsItemHovered()) {
-        if (metric == KernelMetric::InteractionsPerSecond) {
-          ImGui::SetTooltip("%s %s: %.3g interactions/s, %.3f ms (full bar = best layout)\n%s",
-                            std::string(to_string(layout)).c_str(), kernel_label(kind).c_str(), value,
-                            c.milliseconds, compute_bound_note(layout).c_str());
-        } else {
-          ImGui::SetTooltip("%s %s: %.1f GB/s, %.3f ms%s", std::string(to_string(layout)).c_str(),
-                            kernel_label(kind).c_str(), value, c.milliseconds,
-                            copy_peak > 0 ? " (full bar = copy peak)" : "");
+      // The other precision's rows are kept numbers, not the run's own: quieter, still legible.
+      if (precision == current)
+        ImGui::Text("%s", label.c_str());
+      else
+        ImGui::TextColored(ImVec4(0.75f, 0.8f, 0.9f, 1.0f), "%s", label.c_str());
+      for (KernelKind kind : kCompareKernels) {
+        ImGui::TableNextColumn();
+        const CompareEntry& c = model.stats->compare(layout, precision, kind);
+        const KernelMetric metric = headline_metric(kind, solver);
+        const double value = compare_value(c, metric);
+        const double scale = top[static_cast<int>(kind)];
+        char overlay[48] = "-";
+        if (c.measured) std::snprintf(overlay, sizeof overlay, "%.4g", value);
+        ImGui::ProgressBar(scale > 0 ? static_cast<float>(value / scale) : 0.0f, ImVec2(-1.0f, 0.0f),
+                           overlay);
+        if (c.measured && ImGui::IsItemHovered()) {
+          if (metric == KernelMetric::InteractionsPerSecond) {
+            ImGui::SetTooltip("%s %s: %.3g interactions/s, %.3f ms (full bar = best row)\n%s", label.c_str(),
+                              kernel_label(kind).c_str(), value, c.milliseconds,
+                              compute_bound_note(layout, precision).c_str());
+          } else {
+            ImGui::SetTooltip("%s %s: %.1f GB/s, %.3f ms%s", label.c_str(), kernel_label(kind).c_str(), value,
+                              c.milliseconds, copy_peak > 0 ? " (full bar = copy peak)" : "");
+          }
         }
       }
     }
   }
   ImGui::EndTable();
   bool empty_row = false;
-  for (Layout layout : kAllLayouts) empty_row = empty_row || !model.stats->compare(layout, kCompareKernels[0]).measured;
+  for (Layout layout : kAllLayouts)
+    empty_row = empty_row || !model.stats->compare(layout, current, kCompareKernels[0]).measured;
   ImGui::PushTextWrapPos(0.0f);
   if (empty_row)
     ImGui::TextDisabled("empty rows: press %s to run a layout, or 'sweep layouts' below",
                         std::string(kLayoutKeys).c_str());
+  if (precisions.size() < kPrecisionCount)
+    ImGui::TextDisabled("P switches precision (its rows join these), or 'sweep x precisions' below");
   ImGui::PopTextWrapPos();
 }
 

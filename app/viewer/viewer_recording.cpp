@@ -22,6 +22,7 @@ json frame_json(long index, const ClipFrame& frame) {
   for (const KernelTiming& k : frame.kernels) {
     json entry = {{"kernel", std::string(to_string(k.kernel))},
                   {"layout", std::string(to_string(k.layout))},
+                  {"precision", std::string(to_string(k.precision))},
                   {"milliseconds", k.milliseconds},
                   {"bytes", k.bytes},
                   {"gigabytes_per_second", k.gigabytes_per_second()}};
@@ -32,6 +33,7 @@ json frame_json(long index, const ClipFrame& frame) {
           {"step", frame.step},
           {"time", frame.time},
           {"layout", std::string(to_string(frame.layout))},
+          {"precision", std::string(to_string(frame.precision))},
           {"frame_ms", frame.frame_ms},
           {"kernels", kernels}};
 }

@@ -26,6 +26,7 @@ struct ClipFrame {
   std::uint64_t step = 0;
   double time = 0.0;
   Layout layout = Layout::Float4;
+  Precision precision = Precision::Fp32;
   double frame_ms = 0.0;  // wall time from the frame's start to its capture (before the read-back)
   std::vector<KernelTiming> kernels;
 };

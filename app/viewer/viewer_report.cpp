@@ -23,7 +23,8 @@ std::string text(std::string_view view) {
   return std::string(view);
 }
 
-json kernels_json(const ViewerModel& model, Layout layout, Solver solver, double copy_peak) {
+json kernels_json(const ViewerModel& model, Layout layout, Precision precision, Solver solver,
+                  double copy_peak) {
   json kernels = json::object();
   for (KernelKind kind : {KernelKind::Forces, KernelKind::Integrate, KernelKind::Pack, KernelKind::Convert}) {
     const KernelStats& s = model.stats->kernel(kind);
@@ -33,7 +34,8 @@ json kernels_json(const ViewerModel& model, Layout layout, Solver solver, double
         {"gigabytes_per_second", s.gigabytes_per_second.value()},
         {"percent_of_copy_peak", copy_peak > 0 ? 100.0 * s.gigabytes_per_second.value() / copy_peak : 0.0},
         {"bytes_per_launch", s.bytes},
-        {"byte_formula", byte_formula(kind, layout, solver)},
+        {"byte_formula", byte_formula(kind, layout, solver, precision)},
+        {"precision", text(to_string(precision))},  // the live table's: the run's now
         {"samples", s.milliseconds.count()},
         // Which of the numbers the panel shows: GB/s is kept raw but means nothing for all-pairs forces.
         {"metric", to_string(headline_metric(kind, solver))}};
@@ -43,12 +45,13 @@ json kernels_json(const ViewerModel& model, Layout layout, Solver solver, double
   return kernels;
 }
 
-json compare_json(const ViewerModel& model, Solver solver) {
+// Compare's rows of one precision, by layout; a layout's object is empty until it has run in it.
+json compare_json(const ViewerModel& model, Precision precision, Solver solver) {
   json compare = json::object();
   for (Layout layout : kAllLayouts) {
     json per_layout = json::object();
     for (KernelKind kind : {KernelKind::Forces, KernelKind::Integrate, KernelKind::Pack}) {
-      const CompareEntry& c = model.stats->compare(layout, kind);
+      const CompareEntry& c = model.stats->compare(layout, precision, kind);
       if (!c.measured) continue;
       per_layout[text(to_string(kind))] = {{"milliseconds", c.milliseconds},
                                            {"gigabytes_per_second", c.gigabytes_per_second},
@@ -58,6 +61,13 @@ json compare_json(const ViewerModel& model, Solver solver) {
     compare[text(to_string(layout))] = per_layout;
   }
   return compare;
+}
+
+json compare_by_precision_json(const ViewerModel& model, Solver solver) {
+  json by_precision = json::object();
+  for (Precision precision : kAllPrecisions)
+    by_precision[text(to_string(precision))] = compare_json(model, precision, solver);
+  return by_precision;
 }
 
 // --draw auto's start-up measurement: GPU ms per frame of each path; null when nothing was measured.
@@ -156,9 +166,10 @@ json screenshot_report(const ViewerModel& model, const ViewerControls& controls,
         {"draw_calibration", calibration_json(model)}}},
       {"settings",
        {{"layout", text(to_string(backend.layout()))},
+        {"precision", text(to_string(backend.precision()))},
         {"pack_variant", text(to_string(controls.pack))},
         {"solver", text(to_string(scene.params.solver))},
-        {"scene", scene.name},  // where solver, dt, softening and attractors came from
+        {"scene", scene.name},                 // where solver, dt, softening and attractors came from
         {"scene_source", sim.scene_source()},  // the preset or file --scene names to load it again
         {"state_file", sim.state_file().empty() ? json(nullptr) : json(sim.state_file())},
         {"particles", backend.particle_count()},
@@ -173,9 +184,9 @@ json screenshot_report(const ViewerModel& model, const ViewerControls& controls,
       {"camera", camera_json(model)},
       // How the viewer chose N when nothing set it (app/services/start_size.h); null when the user or the
       // scene did.
-      {"start_size", sim.start_size().particles > 0
-                         ? json{{"particles", sim.start_size().particles}, {"reason", sim.start_size().reason}}
-                         : json(nullptr)},
+      {"start_size", sim.start_size().particles > 0 ? json{{"particles", sim.start_size().particles},
+                                                           {"reason", sim.start_size().reason}}
+                                                    : json(nullptr)},
       {"simulation", {{"step", sim.step_count()}, {"time", sim.time()}}},
       {"frame",
        {{"fps", f.fps()},
@@ -192,11 +203,13 @@ json screenshot_report(const ViewerModel& model, const ViewerControls& controls,
         {"interop_ms", interop.milliseconds},
         {"interop_share_of_frame", interop.share_of_frame},
         {"frames", f.frames + 1}}},  // this frame is drawn but FrameStats counts it after present()
-      {"kernels", kernels_json(model, backend.layout(), scene.params.solver, copy_peak)},
-      {"compare", compare_json(model, scene.params.solver)},
+      {"kernels", kernels_json(model, backend.layout(), backend.precision(), scene.params.solver, copy_peak)},
+      // compare: settings.precision's rows, as before precisions; compare_by_precision: every precision's.
+      {"compare", compare_json(model, backend.precision(), scene.params.solver)},
+      {"compare_by_precision", compare_by_precision_json(model, scene.params.solver)},
       {"notices", notices},
       {"clocks", sampled_clocks_json(*model.hardware, backend.device_info())},
-      {"hardware", sampled_hardware_json(*model.hardware)},
+      {"hardware", sampled_hardware_json(*model.hardware, backend.precision())},
   };
   if (model.non_finite) {
     root["non_finite"] = {{"step", model.non_finite->step}, {"particle", model.non_finite->particle}};

@@ -71,15 +71,15 @@ json sampled_clocks_json(const ViewerHardware& hardware, const DeviceInfo& devic
   return out;
 }
 
-json sampled_hardware_json(const ViewerHardware& hardware) {
-  if (!hardware.available()) return unavailable(hardware.reason());
-  const HardwareSeries& s = hardware.series();
-  // Every layout that ran: its whole-sample means, or why it has none.
+namespace {
+
+// Every layout that ran in `precision`: its whole-sample means, or why it has none.
+json per_layout_json(const HardwareSeries& s, Precision precision) {
   json per_layout = json::object();
   for (Layout layout : kAllLayouts) {
-    const HardwareSeries::LayoutSummary& l = s.layout_summary(layout);
+    const HardwareSeries::LayoutSummary& l = s.layout_summary(layout, precision);
     if (l.seconds_run <= 0 && l.dram.count == 0) continue;
-    const std::string note = s.unsampled_note(layout);
+    const std::string note = s.unsampled_note(layout, precision);
     per_layout[std::string(to_string(layout))] = {
         {"samples", l.dram.count},
         {"ran_milliseconds", l.seconds_run * 1e3},
@@ -89,6 +89,16 @@ json sampled_hardware_json(const ViewerHardware& hardware) {
         {"formula_megabytes_per_frame", mean_or_null(l.formula_megabytes_per_frame)},
         {"note", note.empty() ? json(nullptr) : json(note)}};
   }
+  return per_layout;
+}
+
+}  // namespace
+
+json sampled_hardware_json(const ViewerHardware& hardware, Precision precision) {
+  if (!hardware.available()) return unavailable(hardware.reason());
+  const HardwareSeries& s = hardware.series();
+  json per_precision = json::object();
+  for (Precision p : kAllPrecisions) per_precision[std::string(to_string(p))] = per_layout_json(s, p);
   json recent = json::array();
   const auto& points = s.hardware();
   for (auto it = points.end() - static_cast<long>(std::min(points.size(), kRecentSamples));
@@ -102,6 +112,7 @@ json sampled_hardware_json(const ViewerHardware& hardware) {
                       {"sm_clock_mhz", when_measured(it->sm_clock_mhz)},
                       {"memory_clock_mhz", when_measured(it->dram_clock_mhz)},
                       {"layout", it->layout ? json(std::string(to_string(*it->layout))) : json(nullptr)},
+                      {"precision", it->layout ? json(std::string(to_string(it->precision))) : json(nullptr)},
                       {"layout_share", it->layout ? json(it->layout_share) : json(nullptr)},
                       {"frames", it->frames},
                       {"computed_gigabytes_per_second", optional_number(it->computed_gigabytes_per_second)},
@@ -117,7 +128,8 @@ json sampled_hardware_json(const ViewerHardware& hardware) {
           {"dram_gigabytes_per_second", summary_json(s.dram())},
           {"dram_read_gigabytes_per_second", summary_json(s.dram_read())},
           {"dram_write_gigabytes_per_second", summary_json(s.dram_write())},
-          {"per_layout", per_layout},
+          {"per_layout", per_layout_json(s, precision)},  // the run's precision now, as before precisions
+          {"per_layout_by_precision", per_precision},
           // What the counters cost the frame loop: each poll's CPU wall time (taking finished samples).
           {"poll_milliseconds", summary_json(hardware.poll_milliseconds())},
           // Each decode's wall time on the sampler's own thread (null: no such thread, or none yet).

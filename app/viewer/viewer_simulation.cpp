@@ -49,6 +49,14 @@ SizeChoice measured_start_size(const Scene& scene, const Options& options) {
   return choice;
 }
 
+// 1234567 as "1,234,567": the counts of a precision notice run to billions.
+std::string grouped(std::size_t value) {
+  std::string digits = std::to_string(value);
+  for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3)
+    digits.insert(static_cast<std::size_t>(at), ",");
+  return digits;
+}
+
 }  // namespace
 
 ViewerSimulation::ViewerSimulation(const Options& options) : m_options(options) {
@@ -80,6 +88,31 @@ void ViewerSimulation::advance() {
 
 void ViewerSimulation::set_layout(Layout layout) {
   if (layout != backend().layout()) backend().set_layout(layout);
+}
+
+PrecisionChange ViewerSimulation::set_precision(Precision precision) {
+  const Precision from = backend().precision();
+  if (precision == from) return {};
+  const std::string names = std::string(to_string(from)) + " -> " + std::string(to_string(precision));
+  PrecisionChange change;
+  try {
+    change.rounded = backend().set_precision(precision);
+  } catch (const std::exception& e) {
+    // The backend put the state back as it was (sim/backend.h): the run goes on in `from`.
+    change.refused = true;
+    change.notice =
+        "precision " + names + " refused, still " + std::string(to_string(from)) + ": " + e.what();
+    return change;
+  }
+  const std::size_t values =
+      static_cast<std::size_t>(backend().particle_count()) * static_cast<std::size_t>(kFieldsPerParticle);
+  // Every switch says what became of the values, so an exact one is as visible as a rounding one.
+  if (change.rounded > 0)
+    change.notice = "precision " + names + ": " + grouped(change.rounded) + " of " + grouped(values) +
+                    " values rounded to the nearest float";
+  else
+    change.notice = "precision " + names + ": all " + grouped(values) + " values kept exactly";
+  return change;
 }
 
 std::string ViewerSimulation::set_solver(Solver solver) {

@@ -1,7 +1,8 @@
 // The viewer's simulation: scene, backend and clock, and the edits the panel makes to them (layout,
-// N, scene, reset). Rebuilding the backend bumps generation() so the render path re-registers.
+// precision, N, scene, reset). Rebuilding the backend bumps generation() so the render path re-registers.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -12,6 +13,13 @@
 #include "sim/scene.h"
 
 namespace coalesce {
+
+// What a precision switch did, as the panel's notice says it (docs/viewer.md, "Precision").
+struct PrecisionChange {
+  std::string notice;       // one line; empty when the precision was already the one asked for
+  bool refused = false;     // the backend could not hold the state in it: nothing changed
+  std::size_t rounded = 0;  // stored values that rounding changed (fp64 -> fp32)
+};
 
 class ViewerSimulation {
  public:
@@ -41,6 +49,10 @@ class ViewerSimulation {
 
   void advance();                            // one step
   void set_layout(Layout layout);            // converts in place: the state is kept bitwise
+  // Converts the state in place (Backend::set_precision): never re-generated nor re-uploaded, so fp32 ->
+  // fp64 -> fp32 gives back the same bits. A refusal (fp64 does not fit on the device) keeps the state and
+  // its precision, and says so in the notice.
+  PrecisionChange set_precision(Precision precision);
   std::string set_solver(Solver solver);     // use_solver(): returns its notice, if any
   void reseed(int particles);                // new N: new backend, state regenerated from the scene's seed
   void load_scene(const std::string& name);  // keeps the current N

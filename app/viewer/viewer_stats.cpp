@@ -23,13 +23,13 @@ const char* to_string(KernelMetric metric) {
 
 namespace {
 
-// The formula bytes and GPU milliseconds of the timings in `layout` whose headline is GB/s.
+// The formula bytes and GPU milliseconds of the timings in `layout` and `precision` whose headline is GB/s.
 std::pair<double, double> bytes_and_milliseconds(const std::vector<KernelTiming>& timings, Layout layout,
-                                                 Solver solver) {
+                                                 Precision precision, Solver solver) {
   double bytes = 0.0;
   double milliseconds = 0.0;
   for (const KernelTiming& t : timings) {
-    if (t.layout != layout || t.milliseconds <= 0) continue;
+    if (t.layout != layout || t.precision != precision || t.milliseconds <= 0) continue;
     if (headline_metric(t.kernel, solver) != KernelMetric::GigabytesPerSecond) continue;
     bytes += t.bytes;
     milliseconds += t.milliseconds;
@@ -40,22 +40,24 @@ std::pair<double, double> bytes_and_milliseconds(const std::vector<KernelTiming>
 }  // namespace
 
 std::optional<double> combined_gigabytes_per_second(const std::vector<KernelTiming>& timings, Layout layout,
-                                                    Solver solver) {
-  const auto [bytes, milliseconds] = bytes_and_milliseconds(timings, layout, solver);
+                                                    Precision precision, Solver solver) {
+  const auto [bytes, milliseconds] = bytes_and_milliseconds(timings, layout, precision, solver);
   if (milliseconds <= 0) return std::nullopt;
   return bytes / (milliseconds * 1e6);
 }
 
-double combined_formula_bytes(const std::vector<KernelTiming>& timings, Layout layout, Solver solver) {
-  return bytes_and_milliseconds(timings, layout, solver).first;
+double combined_formula_bytes(const std::vector<KernelTiming>& timings, Layout layout, Precision precision,
+                              Solver solver) {
+  return bytes_and_milliseconds(timings, layout, precision, solver).first;
 }
 
-void ViewerStats::add(const std::vector<KernelTiming>& timings, Layout current) {
+void ViewerStats::add(const std::vector<KernelTiming>& timings, Layout layout, Precision precision) {
   for (const KernelTiming& t : timings) {
     const int k = static_cast<int>(t.kernel);
     if (k < 0 || k >= kKernelKinds || t.milliseconds <= 0) continue;
-    // Compare takes every timing by the layout it ran in: GPU timings arrive a frame or two late.
-    CompareEntry& c = m_compare[static_cast<int>(t.layout)][k];
+    // Compare takes every timing by the layout and precision it ran in: GPU timings arrive a frame or two
+    // late.
+    CompareEntry& c = m_compare[static_cast<int>(t.precision)][static_cast<int>(t.layout)][k];
     c.milliseconds_ema.add(t.milliseconds);
     c.gigabytes_per_second_ema.add(t.gigabytes_per_second());
     c.interactions_per_second_ema.add(t.interactions_per_second());
@@ -63,7 +65,7 @@ void ViewerStats::add(const std::vector<KernelTiming>& timings, Layout current) 
     c.gigabytes_per_second = c.gigabytes_per_second_ema.value();
     c.interactions_per_second = c.interactions_per_second_ema.value();
     c.measured = true;
-    if (t.layout != current) continue;
+    if (t.layout != layout || t.precision != precision) continue;
     KernelStats& s = m_kernels[k];
     s.milliseconds.add(t.milliseconds);
     s.gigabytes_per_second.add(t.gigabytes_per_second());
@@ -74,7 +76,14 @@ void ViewerStats::add(const std::vector<KernelTiming>& timings, Layout current) 
   }
 }
 
-void ViewerStats::on_layout_change() {
+bool ViewerStats::measured(Precision precision) const {
+  for (const auto& kernels : m_compare[static_cast<int>(precision)])
+    for (const CompareEntry& c : kernels)
+      if (c.measured) return true;
+  return false;
+}
+
+void ViewerStats::restart_live() {
   for (KernelStats& s : m_kernels) {
     s.milliseconds.reset();
     s.gigabytes_per_second.reset();
@@ -85,7 +94,7 @@ void ViewerStats::on_layout_change() {
 }
 
 void ViewerStats::reset_all() {
-  on_layout_change();
+  restart_live();
   m_compare = {};
 }
 

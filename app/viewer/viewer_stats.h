@@ -1,5 +1,5 @@
 // What the panel shows about kernels and frames: EMA-smoothed timings per kernel, short histories for
-// the plots, and the Compare table of the last numbers per layout (kept across layout switches).
+// the plots, and the Compare table of the last numbers per layout and precision (kept across switches).
 #pragma once
 
 #include <array>
@@ -9,6 +9,7 @@
 
 #include "sim/kernel_stats.h"
 #include "sim/layout.h"
+#include "sim/precision.h"
 
 namespace coalesce {
 
@@ -41,11 +42,13 @@ enum class KernelMetric { GigabytesPerSecond, InteractionsPerSecond };
 KernelMetric headline_metric(KernelKind kind, Solver solver);
 const char* to_string(KernelMetric metric);  // forces, integrate, pack, convert
 // The running kernels' computed GB/s taken together: formula bytes over GPU time, summed over `timings`
-// of `layout` whose headline is GB/s; none when there are none. The hardware plot's computed line.
+// of `layout` and `precision` whose headline is GB/s; none when there are none. The hardware plot's
+// computed line.
 std::optional<double> combined_gigabytes_per_second(const std::vector<KernelTiming>& timings, Layout layout,
-                                                    Solver solver);
+                                                    Precision precision, Solver solver);
 // The same timings' formula bytes, summed: what the frame's kernels must move (the hardware plot's per-frame line).
-double combined_formula_bytes(const std::vector<KernelTiming>& timings, Layout layout, Solver solver);
+double combined_formula_bytes(const std::vector<KernelTiming>& timings, Layout layout, Precision precision,
+                              Solver solver);
 constexpr int kHistoryLength = 240;
 
 struct KernelStats {
@@ -58,7 +61,8 @@ struct KernelStats {
   bool seen() const { return milliseconds.count() > 0; }
 };
 
-// One layout's smoothed numbers for one kernel, fed by every timing of that layout, even late ones.
+// One layout's smoothed numbers for one kernel in one precision, fed by every timing of that layout and
+// precision, even late ones.
 struct CompareEntry {
   Ema milliseconds_ema{0.2};
   Ema gigabytes_per_second_ema{0.2};
@@ -71,20 +75,23 @@ struct CompareEntry {
 
 class ViewerStats {
  public:
-  // Adds timings from poll_timings(); those of the current layout feed the live table.
-  void add(const std::vector<KernelTiming>& timings, Layout current);
-  // A switch starts the live numbers afresh; Compare keeps every layout's last numbers.
-  void on_layout_change();
+  // Adds timings from poll_timings(); those of the current layout and precision feed the live table.
+  void add(const std::vector<KernelTiming>& timings, Layout layout, Precision precision);
+  // A layout or precision switch starts the live numbers afresh; Compare keeps every row's last numbers.
+  void restart_live();
   void reset_all();
 
   const KernelStats& kernel(KernelKind kind) const { return m_kernels[static_cast<int>(kind)]; }
-  const CompareEntry& compare(Layout layout, KernelKind kind) const {
-    return m_compare[static_cast<int>(layout)][static_cast<int>(kind)];
+  const CompareEntry& compare(Layout layout, Precision precision, KernelKind kind) const {
+    return m_compare[static_cast<int>(precision)][static_cast<int>(layout)][static_cast<int>(kind)];
   }
+  // Whether any kernel has run in `precision` since the last reset_all (Compare shows its rows then).
+  bool measured(Precision precision) const;
 
  private:
+  using LayoutRows = std::array<std::array<CompareEntry, kKernelKinds>, kLayoutCount>;
   std::array<KernelStats, kKernelKinds> m_kernels;
-  std::array<std::array<CompareEntry, kKernelKinds>, kLayoutCount> m_compare{};
+  std::array<LayoutRows, kPrecisionCount> m_compare{};
 };
 
 // Frame timing: wall time per frame, the CPU wall time of its simulation, upload and render steps, and

@@ -105,6 +105,7 @@ nlohmann::json random_shot(TestRng& rng) {
       {"image", {{"width", rng.uniform_int(64, 4000)}, {"height", rng.uniform_int(64, 3000)}, {"panel_visible", false}}},
       {"settings",
        {{"layout", std::string(to_string(random_layout(rng)))},
+        {"precision", std::string(to_string(random_precision(rng)))},
         {"pack_variant", "tiled"},
         {"solver", rng.uniform_int(0, 1) ? "all-pairs" : "attractors"},
         {"scene", "disk"},
@@ -142,6 +143,7 @@ TEST(CliCapture, CameraFromRestoresEverySettingExactlyAndKeepsGivenFlags) {
     const Options& o = r.options;
     const nlohmann::json& s = shot["settings"];
     EXPECT_EQ(to_string(o.layout), s["layout"].get<std::string>());
+    EXPECT_EQ(to_string(o.precision), s["precision"].get<std::string>());
     EXPECT_EQ(to_string(*o.solver), s["solver"].get<std::string>());
     EXPECT_EQ(o.scene, "disk");
     EXPECT_EQ(*o.particles, give_particles ? 777 : s["particles"].get<int>());
@@ -165,6 +167,8 @@ TEST(CliCapture, CameraFromRestoresEverySettingExactlyAndKeepsGivenFlags) {
     const std::string line = describe(r, path);
     EXPECT_TRUE(names(line, "not restored:")) << line;
     EXPECT_TRUE(names(line, "the simulated time")) << line;
+    EXPECT_TRUE(names(line, "precision " + s["precision"].get<std::string>()))
+        << "the summary names it: " << line;
     EXPECT_TRUE(names(line, "the orbit")) << line;
     EXPECT_EQ(names(line, "the command line's --particles kept"), give_particles) << line;
   }
@@ -182,7 +186,7 @@ TEST(CliCapture, CameraFromHostileValuesAreNotRestoredAndNothingElseThrows) {
       {"settings", "particles"}, {"settings", "seed"},       {"settings", "dt"},     {"settings", "softening"},
       {"settings", "draw_limit"}, {"settings", "brightness"}, {"settings", "layout"}, {"image", "width"},
       {"camera", "yaw_degrees"}, {"camera", "pitch_degrees"}, {"camera", "distance"}, {"simulation", "step"},
-      {"image", "panel_visible"}, {"settings", "paused"}};
+      {"image", "panel_visible"}, {"settings", "paused"},     {"settings", "precision"}};
   for (int trial = 0; trial < 200; ++trial) {
     nlohmann::json shot = random_shot(rng);
     const auto& field = fields[static_cast<std::size_t>(rng.uniform_int(0, static_cast<int>(fields.size()) - 1))];

@@ -21,6 +21,7 @@ bool names(const std::string& message, const std::string& text) {
 TEST(CliScriptFlags, DefaultsChangeNothing) {
   const Options o = parse_arguments({});
   EXPECT_FALSE(o.sweep_frames.has_value());
+  EXPECT_FALSE(o.sweep_precisions);
   EXPECT_TRUE(o.lab_tab.empty());
   EXPECT_FALSE(o.no_interop);
   EXPECT_FALSE(parse_arguments({"lab"}).lab_no_warmup);
@@ -82,7 +83,8 @@ TEST(CliScriptFlags, CountersAreOnUnlessTurnedOff) {
 
 TEST(CliScriptFlags, CombinationsThatDrawNothingAreRefused) {
   // --steps renders no frame: a sweep, a tab or a render path would be silently ignored.
-  for (const Args& flag : {Args{"--sweep", "3"}, Args{"--lab-tab", "banks"}, Args{"--no-interop"}}) {
+  for (const Args& flag :
+       {Args{"--sweep", "3"}, Args{"--sweep-precisions"}, Args{"--lab-tab", "banks"}, Args{"--no-interop"}}) {
     Args args{"--steps", "10"};
     args.insert(args.end(), flag.begin(), flag.end());
     const std::string message = usage_error(args);
@@ -95,6 +97,14 @@ TEST(CliScriptFlags, CombinationsThatDrawNothingAreRefused) {
                          "--no-interop", "--screenshot", "a.png"}),
             "");
   EXPECT_EQ(usage_error({"--backend", "cuda", "--no-interop"}), "");
+  // --sweep-precisions widens --sweep; alone it would sweep nothing.
+  EXPECT_TRUE(names(usage_error({"--headless", "--frames", "30", "--sweep-precisions"}),
+                    "--sweep-precisions says what --sweep FRAMES sweeps, but no --sweep was given"));
+  EXPECT_TRUE(
+      names(usage_error({"--sweep-precisions=1", "--sweep", "3"}), "--sweep-precisions takes no value"));
+  const Options both = parse_arguments({"--sweep", "3", "--sweep-precisions", "--precision", "fp64"});
+  EXPECT_TRUE(both.sweep_precisions);
+  EXPECT_EQ(both.precision, Precision::Fp64);
 }
 
 TEST(CliScriptFlags, ExecutableRefusesSweepWithStepsInOneLine) {
@@ -109,8 +119,10 @@ TEST(CliScriptFlags, ExecutableRefusesSweepWithStepsInOneLine) {
 
 TEST(CliScriptFlags, HelpListsThem) {
   const std::string help = usage_text();
-  for (const char* flag : {"--sweep FRAMES", "--lab-tab NAME", "--no-interop", "--no-warmup"})
+  for (const char* flag :
+       {"--sweep FRAMES", "--sweep-precisions", "--lab-tab NAME", "--no-interop", "--no-warmup"})
     EXPECT_TRUE(names(help, flag)) << flag;
+  EXPECT_TRUE(names(help, "P precision")) << "the key that switches precision";
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "sim/layout.h"
 #include "sim/particle.h"
+#include "sim/precision.h"
 
 namespace coalesce::testing {
 
@@ -32,6 +33,11 @@ class TestRng {
 // One of every layout of sim/layout.h's table, uniformly.
 inline Layout random_layout(TestRng& rng) {
   return kAllLayouts[static_cast<std::size_t>(rng.uniform_int(0, static_cast<int>(kLayoutCount) - 1))];
+}
+
+// One of every precision of sim/precision.h's table, uniformly.
+inline Precision random_precision(TestRng& rng) {
+  return kAllPrecisions[static_cast<std::size_t>(rng.uniform_int(0, static_cast<int>(kPrecisionCount) - 1))];
 }
 
 // One of every pack variant, uniformly.

@@ -74,21 +74,28 @@ std::vector<HardwareSample> random_samples(TestRng& rng, int count, double inter
 // the previous one (the first covers none) and counts by its time inside (start, stop].
 struct ExpectedSample {
   std::optional<Layout> layout;
+  Precision precision = Precision::Fp32;  // with a layout: the precision of its frames
   double share = 0.0;
   std::optional<double> computed;
   double frames = 0.0;
   double formula_bytes = 0.0;
 };
 
+// A (layout, precision) pair as one index: samples belong to a layout in a precision.
+constexpr std::size_t kRuns = kLayoutCount * kPrecisionCount;
+std::size_t run_of(Layout layout, Precision precision) {
+  return static_cast<std::size_t>(precision) * kLayoutCount + static_cast<std::size_t>(layout);
+}
+
 ExpectedSample expected_sample(const std::vector<ComputedPoint>& frames, double begin, double stop) {
   ExpectedSample e;
-  std::array<double, kLayoutCount> covered{}, value{}, weight{};
+  std::array<double, kRuns> covered{}, value{}, weight{};
   double all_value = 0.0, all_weight = 0.0;
   for (std::size_t f = 0; f < frames.size(); ++f) {
     const double from = f == 0 ? frames[0].seconds : frames[f - 1].seconds;
     const double inside = std::min(stop, frames[f].seconds) - std::max(begin, from);
     if (inside <= 0) continue;
-    const int l = static_cast<int>(frames[f].layout);
+    const std::size_t l = run_of(frames[f].layout, frames[f].precision);
     covered[l] += inside;
     e.frames += inside / (frames[f].seconds - from);
     e.formula_bytes += inside / (frames[f].seconds - from) * frames[f].formula_bytes;
@@ -99,13 +106,15 @@ ExpectedSample expected_sample(const std::vector<ComputedPoint>& frames, double 
       all_weight += inside;
     }
   }
-  for (Layout layout : kAllLayouts)
-    if (covered[static_cast<int>(layout)] > 0.5 * (stop - begin)) {
-      e.layout = layout;
-      e.share = covered[static_cast<int>(layout)] / (stop - begin);
-    }
-  if (e.layout && weight[static_cast<int>(*e.layout)] > 0)
-    e.computed = value[static_cast<int>(*e.layout)] / weight[static_cast<int>(*e.layout)];
+  for (Precision precision : kAllPrecisions)
+    for (Layout layout : kAllLayouts)
+      if (covered[run_of(layout, precision)] > 0.5 * (stop - begin)) {
+        e.layout = layout;
+        e.precision = precision;
+        e.share = covered[run_of(layout, precision)] / (stop - begin);
+      }
+  if (e.layout && weight[run_of(*e.layout, e.precision)] > 0)
+    e.computed = value[run_of(*e.layout, e.precision)] / weight[run_of(*e.layout, e.precision)];
   if (!e.layout && all_weight > 0) e.computed = all_value / all_weight;
   return e;
 }
@@ -121,14 +130,18 @@ TEST(HardwareSeries, SamplesTakeTheFramesOverlappingTheirIntervalAndSummariesCov
   ViewerHardware hardware(std::make_unique<FakeSampler>(samples, rng, &now), "", info, offset);
   ASSERT_TRUE(hardware.available());
 
-  // Frames at random steps (some longer than a sample), runs of one layout, some without timings.
+  // Frames at random steps (some longer than a sample), runs of one layout in one precision, some without
+  // timings.
   std::vector<ComputedPoint> frames;
   Layout layout = random_layout(rng);
+  Precision precision = random_precision(rng);
   const double end = samples.back().seconds + offset;
   for (double t = offset; t <= end + interval;) {
     t += interval * rng.uniform(0.05f, 1.5f);
     if (rng.uniform_int(0, 20) == 0) layout = random_layout(rng);
+    if (rng.uniform_int(0, 40) == 0) precision = random_precision(rng);
     ComputedPoint frame{t, layout, std::nullopt, rng.uniform(0.0f, 2e9f)};
+    frame.precision = precision;
     if (rng.uniform_int(0, 4) != 0) frame.gigabytes_per_second = rng.uniform(0.0f, 3000.0f);
     frames.push_back(frame);
   }
@@ -152,10 +165,10 @@ TEST(HardwareSeries, SamplesTakeTheFramesOverlappingTheirIntervalAndSummariesCov
 
   // Reference: every sample against every frame, and the summaries over all samples.
   Summary dram;
-  std::vector<std::pair<Summary, Summary>> per_layout(kLayoutCount);
-  std::array<double, kLayoutCount> ran{};
+  std::vector<std::pair<Summary, Summary>> per_layout(kRuns);
+  std::array<double, kRuns> ran{};
   for (std::size_t f = 1; f < frames.size(); ++f)
-    ran[static_cast<int>(frames[f].layout)] += frames[f].seconds - frames[f - 1].seconds;
+    ran[run_of(frames[f].layout, frames[f].precision)] += frames[f].seconds - frames[f - 1].seconds;
   const std::size_t first_kept = samples.size() - s.hardware().size();
   long attributed = 0;
   for (std::size_t i = 0; i < samples.size(); ++i) {
@@ -167,14 +180,17 @@ TEST(HardwareSeries, SamplesTakeTheFramesOverlappingTheirIntervalAndSummariesCov
     const ExpectedSample e = expected_sample(frames, begin, stop);
     if (e.layout) {
       ++attributed;
-      per_layout[static_cast<int>(*e.layout)].first.add(gbps);
-      if (e.computed) per_layout[static_cast<int>(*e.layout)].second.add(*e.computed);
+      per_layout[run_of(*e.layout, e.precision)].first.add(gbps);
+      if (e.computed) per_layout[run_of(*e.layout, e.precision)].second.add(*e.computed);
     }
     if (i < first_kept) continue;
     const HardwarePoint& p = s.hardware()[i - first_kept];
     ASSERT_NEAR(p.start_seconds, begin, 1e-9) << "sample " << i;
     ASSERT_NEAR(p.dram_gigabytes_per_second(), gbps, 1e-6 * gbps + 1e-12) << "sample " << i;
     ASSERT_EQ(p.layout, e.layout) << "sample " << i;
+    if (e.layout) {
+      ASSERT_EQ(p.precision, e.precision) << "sample " << i;
+    }
     ASSERT_NEAR(p.layout_share, e.share, 1e-9) << "sample " << i;
     if (e.layout) {
       ASSERT_GT(p.layout_share, 0.5) << "sample " << i;
@@ -191,13 +207,17 @@ TEST(HardwareSeries, SamplesTakeTheFramesOverlappingTheirIntervalAndSummariesCov
   EXPECT_NEAR(s.dram().mean(), dram.mean(), 1e-9 * dram.mean());
   EXPECT_DOUBLE_EQ(s.dram().min, dram.min);
   EXPECT_DOUBLE_EQ(s.dram().max, dram.max);
-  for (Layout l : kAllLayouts) {
-    const auto& [hw, computed] = per_layout[static_cast<int>(l)];
-    EXPECT_EQ(s.layout_summary(l).dram.count, hw.count) << to_string(l);
-    EXPECT_NEAR(s.layout_summary(l).dram.mean(), hw.mean(), 1e-9 * (1 + hw.mean())) << to_string(l);
-    EXPECT_EQ(s.layout_summary(l).computed.count, computed.count) << to_string(l);
-    EXPECT_NEAR(s.layout_summary(l).computed.mean(), computed.mean(), 1e-6) << to_string(l);
-    EXPECT_NEAR(s.layout_summary(l).seconds_run, ran[static_cast<int>(l)], 1e-6) << to_string(l);
+  for (Precision p : kAllPrecisions) {
+    for (Layout l : kAllLayouts) {
+      const auto& [hw, computed] = per_layout[run_of(l, p)];
+      const HardwareSeries::LayoutSummary& got = s.layout_summary(l, p);
+      const std::string row = std::string(to_string(l)) + " " + std::string(to_string(p));
+      EXPECT_EQ(got.dram.count, hw.count) << row;
+      EXPECT_NEAR(got.dram.mean(), hw.mean(), 1e-9 * (1 + hw.mean())) << row;
+      EXPECT_EQ(got.computed.count, computed.count) << row;
+      EXPECT_NEAR(got.computed.mean(), computed.mean(), 1e-6) << row;
+      EXPECT_NEAR(got.seconds_run, ran[run_of(l, p)], 1e-6) << row;
+    }
   }
   EXPECT_DOUBLE_EQ(s.sm_clock().maximum_mhz, std::optional<int>(info.sm_clock_khz).value() * 1e-3);
   EXPECT_DOUBLE_EQ(s.dram_clock().maximum_mhz, std::optional<int>(info.memory_clock_khz).value() * 1e-3);
@@ -331,13 +351,16 @@ TEST(HardwareSeries, ClockNotesLeaveOutStartUpZerosAndIdlePausesButNotAThrottled
   }
 }
 
-// Frames of `frames_per_layout` at about `fps` for each layout in turn, starting at `t`.
-std::vector<ComputedPoint> sweep_frames(TestRng& rng, double t, double fps, const std::vector<std::pair<Layout, int>>& runs) {
+// Frames of `frames_per_layout` at about `fps` for each layout in turn, starting at `t`, in `precision`.
+std::vector<ComputedPoint> sweep_frames(TestRng& rng, double t, double fps,
+                                        const std::vector<std::pair<Layout, int>>& runs,
+                                        Precision precision = Precision::Fp32) {
   std::vector<ComputedPoint> frames;
   for (const auto& [layout, count] : runs)
     for (int i = 0; i < count; ++i) {
       t += rng.uniform(0.95f, 1.05f) / fps;
       frames.push_back({t, layout, rng.uniform(500.0f, 3000.0f), rng.uniform(1e6f, 1e9f)});
+      frames.back().precision = precision;
     }
   return frames;
 }
@@ -365,9 +388,10 @@ TEST(HardwareSeries, ASweepOfFortyFramesPerLayoutGivesEveryLayoutSamples) {
       steady_samples(rng, frames.front().seconds + rng.uniform(0.0f, 0.05f), frames.back().seconds, interval);
   for (const HardwareSample& s : samples) series.add_sample(s, 0.0);
   for (Layout layout : kAllLayouts) {
-    EXPECT_GE(series.layout_summary(layout).dram.count, 1) << to_string(layout) << " at " << fps << " FPS";
-    EXPECT_GE(series.layout_summary(layout).computed.count, 1) << to_string(layout);
-    EXPECT_EQ(series.unsampled_note(layout), "") << to_string(layout);
+    EXPECT_GE(series.layout_summary(layout, Precision::Fp32).dram.count, 1)
+        << to_string(layout) << " at " << fps << " FPS";
+    EXPECT_GE(series.layout_summary(layout, Precision::Fp32).computed.count, 1) << to_string(layout);
+    EXPECT_EQ(series.unsampled_note(layout, Precision::Fp32), "") << to_string(layout);
   }
   for (const HardwarePoint& p : series.hardware()) {
     const ExpectedSample e = expected_sample(frames, p.start_seconds, p.end_seconds);
@@ -376,6 +400,53 @@ TEST(HardwareSeries, ASweepOfFortyFramesPerLayoutGivesEveryLayoutSamples) {
       EXPECT_GT(p.layout_share, 0.5);
     }
   }
+}
+
+// A sweep of every layout in fp32 and then in fp64 (the panel's "sweep x precisions"): each pair has samples
+// of its own, a marker of the other precision never takes them, and the JSON keeps each precision's layouts
+// apart: per_layout is the asked precision's, per_layout_by_precision holds both.
+TEST(HardwareSeries, ASweepOverPrecisionsKeepsEachLayoutAndPrecisionApart) {
+  TestRng rng;
+  const double interval = kHardwareIntervalMs * 1e-3;
+  const double fps = rng.uniform(300.0f, 480.0f);
+  const std::vector<std::pair<Layout, int>> runs = {
+      {Layout::AoS, 40}, {Layout::SoA, 40}, {Layout::Float4, 40}};
+  std::vector<ComputedPoint> frames = sweep_frames(rng, 1.0, fps, runs, Precision::Fp32);
+  const std::vector<ComputedPoint> wide =
+      sweep_frames(rng, frames.back().seconds, fps, runs, Precision::Fp64);
+  frames.insert(frames.end(), wide.begin(), wide.end());
+  double now = 1e9;
+  ViewerHardware fed(
+      std::make_unique<FakeSampler>(steady_samples(rng, frames.front().seconds + rng.uniform(0.0f, 0.05f),
+                                                   frames.back().seconds, interval),
+                                    rng, &now),
+      "", gpu_info(rng), 0.0);
+  for (const ComputedPoint& f : frames) fed.add_frame(f);
+  for (int i = 0; i < 1000; ++i) fed.poll();
+  const HardwareSeries& s = fed.series();
+  for (const HardwarePoint& p : s.hardware()) {
+    const ExpectedSample e = expected_sample(frames, p.start_seconds, p.end_seconds);
+    ASSERT_EQ(p.layout, e.layout) << "sample ending " << p.end_seconds;
+    if (p.layout) {
+      ASSERT_EQ(p.precision, e.precision) << "sample ending " << p.end_seconds;
+    }
+  }
+  const Precision asked = random_precision(rng);
+  const nlohmann::json j = sampled_hardware_json(fed, asked);
+  for (Precision precision : kAllPrecisions) {
+    const std::string name(to_string(precision));
+    for (Layout layout : kAllLayouts) {
+      EXPECT_GE(s.layout_summary(layout, precision).dram.count, 1) << to_string(layout) << " " << name;
+      const nlohmann::json& entry =
+          j.at("per_layout_by_precision").at(name).at(std::string(to_string(layout)));
+      EXPECT_GE(entry.at("samples").get<int>(), 1) << entry.dump();
+    }
+  }
+  EXPECT_EQ(j.at("per_layout"), j.at("per_layout_by_precision").at(std::string(to_string(asked))));
+  bool precision_named = false;
+  for (const nlohmann::json& r : j.at("recent"))
+    if (!r.at("layout").is_null()) precision_named = precision_named || r.at("precision").is_string();
+  EXPECT_TRUE(precision_named) << "recent samples name the precision beside the layout";
 }
 
 // A layout shorter than half a sample, centred on a sample boundary, has no sample of its own: the
@@ -404,15 +475,15 @@ TEST(HardwareSeries, ALayoutTooBriefForASampleSaysSoInTheSeriesAndTheJson) {
   for (int i = 0; i < 1000; ++i) fed.poll();
   const HardwareSeries& s = fed.series();
   ASSERT_GT(s.samples(), 8);
-  EXPECT_EQ(s.layout_summary(Layout::SoA).dram.count, 0);
-  EXPECT_NEAR(s.layout_summary(Layout::SoA).seconds_run, ran, 1e-9);
+  EXPECT_EQ(s.layout_summary(Layout::SoA, Precision::Fp32).dram.count, 0);
+  EXPECT_NEAR(s.layout_summary(Layout::SoA, Precision::Fp32).seconds_run, ran, 1e-9);
   char expected[120];
   std::snprintf(expected, sizeof expected, "ran %.0f ms, shorter than one 50 ms sample", ran * 1e3);
-  EXPECT_EQ(s.unsampled_note(Layout::SoA), expected);
-  EXPECT_EQ(s.unsampled_note(Layout::AoS), "");
-  EXPECT_EQ(s.unsampled_note(Layout::Float4), "");
+  EXPECT_EQ(s.unsampled_note(Layout::SoA, Precision::Fp32), expected);
+  EXPECT_EQ(s.unsampled_note(Layout::AoS, Precision::Fp32), "");
+  EXPECT_EQ(s.unsampled_note(Layout::Float4, Precision::Fp32), "");
 
-  const nlohmann::json j = sampled_hardware_json(fed);
+  const nlohmann::json j = sampled_hardware_json(fed, Precision::Fp32);
   const nlohmann::json& soa = j.at("per_layout").at("soa");
   EXPECT_EQ(soa.at("samples"), 0) << soa.dump();
   EXPECT_TRUE(soa.at("dram_gigabytes_per_second").is_null()) << soa.dump();
@@ -448,7 +519,7 @@ TEST(HardwareSeries, TheDecodeThreadsTimeIsReportedApartFromTheFrameLoopsPolls) 
   ASSERT_TRUE(threaded.decode_milliseconds().has_value());
   EXPECT_GE(threaded.decode_milliseconds()->count, 1);
   EXPECT_EQ(threaded.poll_milliseconds().count, polls);
-  const nlohmann::json j = sampled_hardware_json(threaded);
+  const nlohmann::json j = sampled_hardware_json(threaded, random_precision(rng));
   EXPECT_GE(j.at("decode_milliseconds").at("mean").get<double>(), 0.0) << j.dump();
   EXPECT_TRUE(j.at("poll_milliseconds").is_object()) << j.dump();
   EXPECT_TRUE(j.at("open_milliseconds").is_null()) << "not opened through open(): unknown, not 0";
@@ -456,7 +527,8 @@ TEST(HardwareSeries, TheDecodeThreadsTimeIsReportedApartFromTheFrameLoopsPolls) 
   double never = 0.0;
   ViewerHardware inline_decoding(std::make_unique<FakeSampler>(samples, rng, &never), "", gpu_info(rng), 0.0);
   inline_decoding.poll();
-  EXPECT_TRUE(sampled_hardware_json(inline_decoding).at("decode_milliseconds").is_null());
+  EXPECT_TRUE(
+      sampled_hardware_json(inline_decoding, random_precision(rng)).at("decode_milliseconds").is_null());
 }
 
 TEST(HardwareSeries, WithoutSamplerItSaysWhyAndAFailingOneStopsWithItsError) {
@@ -480,27 +552,34 @@ TEST(HardwareSeries, WithoutSamplerItSaysWhyAndAFailingOneStopsWithItsError) {
   failing.poll();  // no sampler, no throw
 }
 
+// Late timings of another layout or precision (a switch's) are not this frame's kernels.
 TEST(HardwareSeries, ComputedLineIsFormulaBytesOverGpuTimeOfTheCurrentLayoutsGbpsKernels) {
   TestRng rng;
   const Layout current = random_layout(rng);
+  const Precision precision = random_precision(rng);
   const Solver solver = rng.uniform_int(0, 1) ? Solver::AllPairs : Solver::Attractors;
   std::vector<KernelTiming> timings;
   double bytes = 0.0, ms = 0.0;
-  for (int i = rng.uniform_int(1, 12); i > 0; --i) {
-    const KernelTiming t{static_cast<KernelKind>(rng.uniform_int(0, 3)), random_layout(rng),
-                         rng.uniform(0.01f, 5.0f), rng.uniform(1e6f, 1e9f), 0.0};
+  for (int i = rng.uniform_int(1, 16); i > 0; --i) {
+    const KernelTiming t{static_cast<KernelKind>(rng.uniform_int(0, 3)),
+                         random_layout(rng),
+                         rng.uniform(0.01f, 5.0f),
+                         rng.uniform(1e6f, 1e9f),
+                         0.0,
+                         random_precision(rng)};
     timings.push_back(t);
-    if (t.layout != current || headline_metric(t.kernel, solver) != KernelMetric::GigabytesPerSecond)
+    if (t.layout != current || t.precision != precision ||
+        headline_metric(t.kernel, solver) != KernelMetric::GigabytesPerSecond)
       continue;
     bytes += t.bytes;
     ms += t.milliseconds;
   }
-  const std::optional<double> combined = combined_gigabytes_per_second(timings, current, solver);
+  const std::optional<double> combined = combined_gigabytes_per_second(timings, current, precision, solver);
   ASSERT_EQ(combined.has_value(), ms > 0);
   if (combined) {
     EXPECT_NEAR(*combined, bytes / (ms * 1e6), 1e-9 * *combined);
   }
-  EXPECT_NEAR(combined_formula_bytes(timings, current, solver), bytes, 1e-9 * bytes);
+  EXPECT_NEAR(combined_formula_bytes(timings, current, precision, solver), bytes, 1e-9 * bytes);
 }
 
 // Per frame: the sample's DRAM bytes (rate x its interval) over its frames, against the mean of those
@@ -533,7 +612,7 @@ TEST(HardwareSeries, PerFrameBytesAreTheIntervalsDramOverItsFramesBesideTheirFor
   EXPECT_NEAR(*p.hardware_megabytes_per_frame(), expected_hw, 1e-9 * expected_hw);
   ASSERT_TRUE(p.formula_megabytes_per_frame().has_value());
   EXPECT_NEAR(*p.formula_megabytes_per_frame(), formula / frames * 1e-6, 1e-9 * formula / frames * 1e-6);
-  const auto& summary = series.layout_summary(layout);
+  const auto& summary = series.layout_summary(layout, Precision::Fp32);
   EXPECT_EQ(summary.hardware_megabytes_per_frame.count, 1);
   EXPECT_NEAR(summary.formula_megabytes_per_frame.mean(), formula / frames * 1e-6, 1e-9 * formula / frames * 1e-6);
 }

@@ -1,6 +1,6 @@
 // Keyboard shortcuts and mouse camera control, driven through ImGui's input state in-process (no GL, no
-// window): each layout's key (1/2/3), Space pause, S step, H panel, R camera reset, F12 screenshot, drag,
-// pan, wheel.
+// window): each layout's key (1/2/3), P precision, Space pause, S step, H panel, R camera reset, F12
+// screenshot, drag, pan, wheel.
 #include <gtest/gtest.h>
 
 #include <imgui.h>
@@ -29,12 +29,13 @@ class ImGuiFrames {
   ~ImGuiFrames() { ImGui::DestroyContext(); }
 
   // One frame with `key` held (pressed this frame if it was up in the last one).
-  void frame(OrbitCamera& camera, ViewerControls& controls, ViewerRequests& requests, int key = -1) {
+  void frame(OrbitCamera& camera, ViewerControls& controls, ViewerRequests& requests, int key = -1,
+             Precision precision = Precision::Fp32) {
     ImGuiIO& io = ImGui::GetIO();
     for (bool& down : io.KeysDown) down = false;
     if (key >= 0) io.KeysDown[key] = true;
     ImGui::NewFrame();
-    handle_input(camera, controls, requests);
+    handle_input(camera, controls, requests, precision);
     ImGui::EndFrame();
   }
 };
@@ -65,6 +66,23 @@ TEST(Input, KeysMapToTheirActions) {
   EXPECT_FALSE(requests.record);
   frames.frame(camera, controls, requests, GLFW_KEY_V);
   EXPECT_TRUE(requests.record) << "V starts or stops a clip";
+}
+
+TEST(Input, PAsksForTheOtherPrecision) {
+  ImGuiFrames frames;
+  OrbitCamera camera;
+  ViewerControls controls;
+  for (Precision now : kAllPrecisions) {
+    ViewerRequests requests;
+    frames.frame(camera, controls, requests, -1, now);
+    EXPECT_FALSE(requests.precision.has_value());
+    frames.frame(camera, controls, requests, GLFW_KEY_P, now);
+    ASSERT_TRUE(requests.precision.has_value()) << to_string(now);
+    EXPECT_NE(*requests.precision, now) << "P switches to the other precision";
+    ViewerRequests held;
+    frames.frame(camera, controls, held, GLFW_KEY_P, now);
+    EXPECT_FALSE(held.precision.has_value()) << "a held P does not repeat: one switch per press";
+  }
 }
 
 TEST(Input, DragRotatesWheelZoomsAndRResets) {
