@@ -52,9 +52,14 @@ std::string lab_table(const lab::LabRun& run, const std::vector<const lab::LabEx
   const std::string clocks = clocks_note(run.device, readings);
   if (!clocks.empty()) out += "note: " + clocks + "\n";
   out += "\n";
-  std::size_t variant_width = 10;
-  for (const lab::LabRow& row : run.rows) variant_width = std::max(variant_width, row.variant.size() + 2);
-  const std::size_t widths[] = {11, variant_width, 10, 9, 8, 6, 6, 10, 10};
+  // Columns as wide as their longest entry ("fp64-vectors" ran into its variant at a fixed 11).
+  std::size_t variant_width = 10, experiment_width = 11;
+  for (const lab::LabRow& row : run.rows) {
+    variant_width = std::max(variant_width, row.variant.size() + 2);
+    experiment_width = std::max(experiment_width, row.experiment.size() + 2);
+  }
+  for (const lab::LabExperiment* e : experiments) experiment_width = std::max(experiment_width, e->name.size() + 2);
+  const std::size_t widths[] = {experiment_width, variant_width, 10, 9, 8, 6, 6, 10, 10};
   out += pad("experiment", widths[0]) + pad("variant", widths[1]) + pad("time ms", widths[2]) +
          pad("GB/s", widths[3]) + pad("% copy", widths[4]) + pad("check", widths[5]) + pad("hw/f", widths[6]) +
          pad("sect/req", widths[7]) + pad("wf/req", widths[8]) + "article's figure\n";
