@@ -3,14 +3,19 @@
 // bounded memory.
 #include <gtest/gtest.h>
 
+
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "app/services/cuda_services.h"
@@ -181,9 +186,13 @@ TEST(CliHostileInput, SecondCtrlCExitsAtOnceAndSavesNothing) {
     ::usleep(200 * 1000);
     ::kill(pid, SIGINT);
   };
-  // All-pairs at 60000 on the CPU: one step takes seconds, so both signals land inside the first.
-  const ProcessResult r = run_coalesce({"--backend", "cpu", "--scene", "plummer", "--particles", "60000",
-                                        "--steps", "1000000000", "--save-state", state},
+  // All-pairs on the CPU at 60000 bodies per 2 hardware threads' worth: one step takes seconds on any
+  // machine (N^2 work over the threads), so both signals land inside the first. A fixed 60000 took 0.75 s
+  // a step on the 16 threads of the H200 machine, and the second signal sometimes came after it.
+  const unsigned threads = std::max(2u, std::thread::hardware_concurrency());
+  const int n = static_cast<int>(60000 * std::sqrt(threads / 2.0));
+  const ProcessResult r = run_coalesce({"--backend", "cpu", "--scene", "plummer", "--particles",
+                                        std::to_string(n), "--steps", "1000000000", "--save-state", state},
                                        kQuick * 3, interrupt);
   EXPECT_EQ(r.exit_code, 130) << r.err;
   EXPECT_NE(r.err.find("interrupted again (SIGINT), exiting now: --save-state " + state + " was not written"),
