@@ -3,8 +3,6 @@
 // bounded memory.
 #include <gtest/gtest.h>
 
-
-
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
