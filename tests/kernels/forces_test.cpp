@@ -23,14 +23,7 @@ namespace {
 using testing::bitwise_equal;
 using testing::relative_error;
 using testing::TestRng;
-
-SimParams all_pairs_params(TestRng& rng) {
-  SimParams params;
-  params.solver = Solver::AllPairs;
-  params.dt = rng.uniform(0.05f, 0.25f);
-  params.softening = rng.uniform(0.02f, 0.1f);
-  return params;
-}
+using testing::random_all_pairs_step;
 
 SimParams attractor_params(TestRng& rng) {
   SimParams params;
@@ -81,7 +74,7 @@ TEST(CudaForces, AllPairsMatchesTheCpu) {
   // Odd sizes around the 256-body tile and the 1024-body chunk; the CPU reference is O(N^2), so the
   // largest size here is a few thousand (larger N: the sampled test below).
   for (int n : {1, 31, 33, 255, 257, 513, 1023, 1025, testing::size_or_quick(4099, 300)})
-    expect_step_matches_cpu(testing::random_particles(rng, n), all_pairs_params(rng), 0.0, 1e-4, 1e-5);
+    expect_step_matches_cpu(testing::random_particles(rng, n), random_all_pairs_step(rng), 0.0, 1e-4, 1e-5);
 }
 
 // Past 512 x (the resident blocks) bodies, a block's share of the work spans several body chunks
@@ -94,7 +87,7 @@ TEST(CudaForces, AllPairsLargeNMatchesDoubleSumsOnSampledBodies) {
   TestRng rng;
   const int n = testing::size_or_quick(rng.uniform_int(600000, 700000), 5000);
   const std::vector<Particle> state = testing::random_particles(rng, n);
-  const SimParams params = all_pairs_params(rng);
+  const SimParams params = random_all_pairs_step(rng);
   const Layout layout = testing::random_layout(rng);
   CudaBackend gpu(n, layout);
   gpu.upload(state);
@@ -137,7 +130,7 @@ TEST(CudaForces, ReportsInteractionsAndFormulaBytes) {
   const int n = 777;
   CudaBackend gpu(n, Layout::Float4);
   gpu.upload(testing::random_particles(rng, n));
-  const SimParams params = all_pairs_params(rng);
+  const SimParams params = random_all_pairs_step(rng);
   gpu.kick(params, 0.0);
   gpu.synchronize();
   const std::vector<KernelTiming> timings = gpu.poll_timings();

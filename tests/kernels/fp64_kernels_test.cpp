@@ -24,14 +24,7 @@ namespace coalesce {
 namespace {
 
 using testing::TestRng;
-
-SimParams all_pairs_params(TestRng& rng) {
-  SimParams params;
-  params.solver = Solver::AllPairs;
-  params.dt = rng.uniform(0.05f, 0.25f);
-  params.softening = rng.uniform(0.02f, 0.1f);
-  return params;
-}
+using testing::random_all_pairs_step;
 
 SimParams attractor_params(TestRng& rng) {
   SimParams params;
@@ -96,7 +89,7 @@ TEST(CudaFp64, AllPairsMatchesTheCpuInEveryLayout) {
   COALESCE_REQUIRE_CUDA();
   TestRng rng;
   for (int n : {1, 31, 257, 1025, testing::size_or_quick(3001, 300)})
-    expect_step_matches_cpu(testing::random_particles_wide(rng, n), all_pairs_params(rng), 0.0);
+    expect_step_matches_cpu(testing::random_particles_wide(rng, n), random_all_pairs_step(rng), 0.0);
 }
 
 TEST(CudaFp64, AttractorsMatchTheCpuInEveryLayout) {
@@ -111,7 +104,7 @@ TEST(CudaFp64, AllPairsFollowsTheLongDoubleReferenceForThreeSteps) {
   COALESCE_REQUIRE_CUDA();
   TestRng rng;
   const int n = rng.uniform_int(300, 2000);
-  const SimParams params = all_pairs_params(rng);
+  const SimParams params = random_all_pairs_step(rng);
   const std::vector<ParticleF64> start = testing::random_particles_wide(rng, n);
   const Layout layout = testing::random_layout(rng);
   CudaBackend gpu(n, layout, 0, Precision::Fp64);
@@ -191,7 +184,7 @@ TEST(CudaFp64, ReportsTheFp64FormulaBytesAndPrecision) {
   for (Layout layout : kAllLayouts) {
     CudaBackend gpu(n, layout, 0, Precision::Fp64);
     gpu.upload(testing::random_particles_wide(rng, n));
-    gpu.step(all_pairs_params(rng), 0.0);
+    gpu.step(random_all_pairs_step(rng), 0.0);
     gpu.synchronize();
     const std::vector<KernelTiming> timings = gpu.poll_timings();
     ASSERT_EQ(timings.size(), 2u);

@@ -9,8 +9,20 @@
 
 #include "tests/support/cuda_skip.h"
 #include "sim/particle.h"
+#include "sim/sim_params.h"
+#include "tests/support/test_random.h"
 
 namespace coalesce::testing {
+
+// A random all-pairs step that moves the state visibly in one step (dt 0.05-0.25) and is never singular
+// (softening 0.02-0.1): the kick is large against the rounding of v.
+inline SimParams random_all_pairs_step(TestRng& rng) {
+  SimParams params;
+  params.solver = Solver::AllPairs;
+  params.dt = rng.uniform(0.05f, 0.25f);
+  params.softening = rng.uniform(0.02f, 0.1f);
+  return params;
+}
 
 // The odd sizes every memory-bound kernel is checked at (block edges, a prime-ish large N).
 inline std::vector<int> odd_sizes() {
