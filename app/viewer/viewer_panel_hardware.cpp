@@ -65,10 +65,14 @@ void plot_box(const char* id, float height, const TimeAxis& axis, const std::vec
     if (corner.x - x > ImGui::CalcTextSize(text).x + 4.0f)
       draw->AddText(ImVec2(x + 2.0f, corner.y - row), IM_COL32(255, 255, 255, 110), text);
   }
-  for (const auto& [seconds, label] : switches) {
+  for (std::size_t i = 0; i < switches.size(); ++i) {
+    const auto& [seconds, label] = switches[i];
     const float x = x_of(seconds);
     draw->AddLine(ImVec2(x, origin.y + row), ImVec2(x, corner.y), IM_COL32(255, 255, 255, 70));
-    draw->AddText(ImVec2(x + 2.0f, origin.y + row), IM_COL32(255, 255, 255, 170), label.c_str());
+    // A label only where it fits before the next switch: short segments ("aos fp32" beside "soa") overlapped.
+    const float room = (i + 1 < switches.size() ? x_of(switches[i + 1].first) : corner.x) - x;
+    if (ImGui::CalcTextSize(label.c_str()).x + 4.0f <= room)
+      draw->AddText(ImVec2(x + 2.0f, origin.y + row), IM_COL32(255, 255, 255, 170), label.c_str());
   }
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const PlotLine& line = lines[i];
