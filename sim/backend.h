@@ -112,4 +112,14 @@ class Backend {
   }
 };
 
+// Calls fn with the state as canonical records of the backend's own precision (float or double), so nothing
+// is rounded on the way: layout conversion, diagnostics and --save-state read the state this way.
+template <class Fn>
+void with_records(Backend& backend, Fn&& fn) {
+  if (backend.precision() == Precision::Fp64)
+    fn(backend.download_f64());
+  else
+    fn(backend.download());
+}
+
 }  // namespace coalesce

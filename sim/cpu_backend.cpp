@@ -87,15 +87,10 @@ void CpuBackend::set_layout(Layout layout) {
   const auto start = std::chrono::steady_clock::now();
   const Layout from = m_layout;
   // Through records of the stored precision: bitwise, whatever the precision.
-  if (m_precision == Precision::Fp32) {
-    const std::vector<Particle> canonical = load<float>();
+  with_records(*this, [&](const auto& canonical) {
     m_layout = layout;
     store(canonical);
-  } else {
-    const std::vector<ParticleF64> canonical = load<double>();
-    m_layout = layout;
-    store(canonical);
-  }
+  });
   record(KernelKind::Convert, start, convert_bytes(from, layout, m_n, m_precision), 0.0);
 }
 
@@ -154,8 +149,9 @@ void CpuBackend::pack(PackVariant /*variant: all variants are the same loop on t
 }
 
 Diagnostics CpuBackend::diagnostics(const SimParams& params, double time) {
-  if (m_precision == Precision::Fp32) return compute_diagnostics(load<float>(), params, time);
-  return compute_diagnostics(load<double>(), params, time);
+  Diagnostics d;
+  with_records(*this, [&](const auto& records) { d = compute_diagnostics(records, params, time); });
+  return d;
 }
 
 int CpuBackend::max_diagnostics_particles(Solver /*solver: one limit for both, as before*/) const {

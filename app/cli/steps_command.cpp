@@ -68,17 +68,10 @@ int run_steps(const Options& options) {
   }
   backend.synchronize();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  // The state in its own precision: fp64 is saved as '<f8', fp32 as '<f4'.
-  std::string bad, saved_to;
+  const FinalState final_state = finish_state(backend, options.save_state);
+  const std::string& bad = final_state.non_finite;
+  const std::string& saved_to = final_state.written;
   const bool saving = !options.save_state.empty();
-  const auto finish = [&](const auto& final_state) {
-    bad = first_non_finite(final_state);
-    if (saving) saved_to = save_final_state(options.save_state, final_state, bad.empty());
-  };
-  if (backend.precision() == Precision::Fp64)
-    finish(backend.download_f64());
-  else
-    finish(backend.download());
 
   const bool stopped = done < steps;
   std::string line = "coalesce: " + backend.name() + ", " + std::string(to_string(options.layout)) + ", " +

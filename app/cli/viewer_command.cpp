@@ -31,17 +31,9 @@ bool has_display() {
 
 // --save-state when the viewer closes (last frame, window closed or Ctrl-C): the state as it is then.
 void save_viewer_state(const std::string& path, ViewerSimulation& simulation) {
-  // In the run's precision at the end: fp64 as '<f8', fp32 as '<f4'.
-  Backend& backend = simulation.backend();
-  std::string bad, written;
-  const auto save = [&](const auto& state) {
-    bad = first_non_finite(state);
-    written = save_final_state(path, state, bad.empty());
-  };
-  if (backend.precision() == Precision::Fp64)
-    save(backend.download_f64());
-  else
-    save(backend.download());
+  const FinalState final_state = finish_state(simulation.backend(), path);
+  const std::string& bad = final_state.non_finite;
+  const std::string& written = final_state.written;
   if (!bad.empty())
     throw RuntimeFailure("the state is not finite at step " + std::to_string(simulation.step_count()) +
                          " (particle " + bad + "); saved it to " + written + ", leaving " + path +

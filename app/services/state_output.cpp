@@ -2,6 +2,8 @@
 #include "app/services/state_output.h"
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "app/services/interrupt.h"
 #include "app/services/output_paths.h"
@@ -35,14 +37,13 @@ std::string save_state_records(const std::string& path, const std::vector<Partic
 
 }  // namespace
 
-std::string first_non_finite(const std::vector<Particle>& state) { return first_non_finite_in(state); }
-std::string first_non_finite(const std::vector<ParticleF64>& state) { return first_non_finite_in(state); }
-
-std::string save_final_state(const std::string& path, const std::vector<Particle>& state, bool finite) {
-  return save_state_records(path, state, finite);
-}
-std::string save_final_state(const std::string& path, const std::vector<ParticleF64>& state, bool finite) {
-  return save_state_records(path, state, finite);
+FinalState finish_state(Backend& backend, const std::string& path) {
+  FinalState out;
+  with_records(backend, [&](const auto& state) {
+    out.non_finite = first_non_finite_in(state);
+    if (!path.empty()) out.written = save_state_records(path, state, out.non_finite.empty());
+  });
+  return out;
 }
 
 }  // namespace coalesce

@@ -3,20 +3,20 @@
 #pragma once
 
 #include <string>
-#include <vector>
 
-#include "sim/particle.h"
+#include "sim/backend.h"
 
 namespace coalesce {
 
-// Index of the first particle with a non-finite value, or "" when all are finite.
-std::string first_non_finite(const std::vector<Particle>& state);
-std::string first_non_finite(const std::vector<ParticleF64>& state);
+// The end of a run's state, read in the backend's own precision.
+struct FinalState {
+  std::string non_finite;  // index of the first particle with a non-finite value, or "" when all are finite
+  std::string written;     // the path saved to, or "" when no path was given
+};
 
-// Saves `state` for --save-state `path` ('<f4' from float records, '<f8' from double ones); returns the path
-// written (`path`, or its non-finite copy when `finite` is false). Throws the output writer's errors; the
-// previous file then survives.
-std::string save_final_state(const std::string& path, const std::vector<Particle>& state, bool finite);
-std::string save_final_state(const std::string& path, const std::vector<ParticleF64>& state, bool finite);
+// Checks the backend's state and, when `path` is not empty, saves it for --save-state ('<f4' in fp32, '<f8'
+// in fp64): to `path`, or to its non-finite copy when a value is not finite. Throws the output writer's
+// errors; the previous file then survives.
+FinalState finish_state(Backend& backend, const std::string& path);
 
 }  // namespace coalesce
