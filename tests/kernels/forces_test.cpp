@@ -24,21 +24,7 @@ using testing::bitwise_equal;
 using testing::relative_error;
 using testing::TestRng;
 using testing::random_all_pairs_step;
-
-SimParams attractor_params(TestRng& rng) {
-  SimParams params;
-  params.solver = Solver::Attractors;
-  params.dt = rng.uniform(0.05f, 0.25f);
-  params.softening = rng.uniform(0.02f, 0.1f);
-  params.attractors.count = rng.uniform_int(1, kMaxAttractors);
-  for (int k = 0; k < params.attractors.count; ++k)
-    params.attractors.items[k] = {{rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-0.2f, 0.2f)},
-                                  rng.uniform(0.1f, 2.0f),
-                                  k % 2 == 0 ? 0.0f : rng.uniform(0.1f, 1.0f),
-                                  rng.uniform(-2.0f, 2.0f),
-                                  rng.uniform(0.0f, 6.28f)};
-  return params;
-}
+using testing::random_attractor_step;
 
 // Steps the same state on the CPU and on the GPU in every layout; GPU layouts must agree bitwise.
 void expect_step_matches_cpu(const std::vector<Particle>& state, const SimParams& params, double time,
@@ -120,7 +106,7 @@ TEST(CudaForces, AttractorsMatchTheCpu) {
   COALESCE_REQUIRE_CUDA();
   TestRng rng;
   for (int n : testing::odd_sizes())
-    expect_step_matches_cpu(testing::random_particles(rng, n), attractor_params(rng),
+    expect_step_matches_cpu(testing::random_particles(rng, n), random_attractor_step(rng),
                             rng.uniform(0.0f, 10.0f), 1e-5, 1e-6);
 }
 

@@ -15,7 +15,6 @@
 #include "kernels/cuda_backend.h"
 #include "sim/byte_counts.h"
 #include "sim/cpu_backend.h"
-#include "sim/scene.h"
 #include "tests/kernels/kernel_test_support.h"
 #include "tests/support/reference_nbody.h"
 #include "tests/support/test_random.h"
@@ -25,28 +24,8 @@ namespace {
 
 using testing::TestRng;
 using testing::random_all_pairs_step;
-
-SimParams attractor_params(TestRng& rng) {
-  SimParams params;
-  params.solver = Solver::Attractors;
-  params.dt = rng.uniform(0.05f, 0.25f);
-  params.softening = rng.uniform(0.02f, 0.1f);
-  params.attractors = preset_scene("swirl").params.attractors;
-  return params;
-}
-
-double relative_error(const std::vector<ParticleF64>& a, const std::vector<ParticleF64>& b) {
-  long double diff = 0, norm = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    const double* pa = &a[i].x;
-    const double* pb = &b[i].x;
-    for (int f = 0; f < kFieldsPerParticle; ++f) {
-      diff += (static_cast<long double>(pa[f]) - pb[f]) * (static_cast<long double>(pa[f]) - pb[f]);
-      norm += static_cast<long double>(pb[f]) * pb[f];
-    }
-  }
-  return static_cast<double>(std::sqrt(diff / norm));
-}
+using testing::random_attractor_step;
+using testing::relative_error;
 
 double kick_error(const std::vector<ParticleF64>& got, const std::vector<ParticleF64>& want,
                   const std::vector<ParticleF64>& before) {
@@ -96,7 +75,7 @@ TEST(CudaFp64, AttractorsMatchTheCpuInEveryLayout) {
   COALESCE_REQUIRE_CUDA();
   TestRng rng;
   for (int n : testing::odd_sizes())
-    expect_step_matches_cpu(testing::random_particles_wide(rng, n), attractor_params(rng), rng.uniform(0.0f, 10.0f));
+    expect_step_matches_cpu(testing::random_particles_wide(rng, n), random_attractor_step(rng), rng.uniform(0.0f, 10.0f));
 }
 
 // The reference: a float64 all-pairs run held to the exact (long-double) one for three steps.

@@ -24,6 +24,22 @@ inline SimParams random_all_pairs_step(TestRng& rng) {
   return params;
 }
 
+// A random attractor step: 1 to 16 attractors, fixed and orbiting, around the unit cloud.
+inline SimParams random_attractor_step(TestRng& rng) {
+  SimParams params;
+  params.solver = Solver::Attractors;
+  params.dt = rng.uniform(0.05f, 0.25f);
+  params.softening = rng.uniform(0.02f, 0.1f);
+  params.attractors.count = rng.uniform_int(1, kMaxAttractors);
+  for (int k = 0; k < params.attractors.count; ++k)
+    params.attractors.items[k] = {{rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-0.2f, 0.2f)},
+                                  rng.uniform(0.1f, 2.0f),
+                                  k % 2 == 0 ? 0.0f : rng.uniform(0.1f, 1.0f),
+                                  rng.uniform(-2.0f, 2.0f),
+                                  rng.uniform(0.0f, 6.28f)};
+  return params;
+}
+
 // The odd sizes every memory-bound kernel is checked at (block edges, a prime-ish large N).
 inline std::vector<int> odd_sizes() {
   return {1, 31, 33, 257, size_or_quick(1'000'003, 1'003)};

@@ -90,12 +90,14 @@ std::vector<ParticleF64> random_particles_wide(TestRng& rng, int n) {
   return out;
 }
 
-double relative_error(const std::vector<Particle>& a, const std::vector<Particle>& b) {
+namespace {
+template <class Real>
+double relative_error_of(const std::vector<ParticleRecord<Real>>& a, const std::vector<ParticleRecord<Real>>& b) {
   if (a.size() != b.size()) return INFINITY;
   double diff = 0, ref = 0;
   for (std::size_t i = 0; i < a.size(); ++i) {
-    const float* pa = &a[i].x;
-    const float* pb = &b[i].x;
+    const Real* pa = &a[i].x;
+    const Real* pb = &b[i].x;
     for (int f = 0; f < kFieldsPerParticle; ++f) {
       const double d = static_cast<double>(pa[f]) - pb[f];
       diff += d * d;
@@ -104,6 +106,15 @@ double relative_error(const std::vector<Particle>& a, const std::vector<Particle
   }
   if (std::isnan(diff)) return INFINITY;
   return ref > 0 ? std::sqrt(diff / ref) : std::sqrt(diff);
+}
+
+}  // namespace
+
+double relative_error(const std::vector<Particle>& a, const std::vector<Particle>& b) {
+  return relative_error_of(a, b);
+}
+double relative_error(const std::vector<ParticleF64>& a, const std::vector<ParticleF64>& b) {
+  return relative_error_of(a, b);
 }
 
 bool bitwise_equal(const std::vector<Particle>& a, const std::vector<Particle>& b) {

@@ -61,6 +61,7 @@ std::vector<ParticleF64> random_particles_wide(TestRng& rng, int n);
 
 // Relative error ||a - b|| / ||b|| over all seven fields, in double precision.
 double relative_error(const std::vector<Particle>& a, const std::vector<Particle>& b);
+double relative_error(const std::vector<ParticleF64>& a, const std::vector<ParticleF64>& b);
 
 // True when the two states are equal bit for bit (NaN payloads included).
 bool bitwise_equal(const std::vector<Particle>& a, const std::vector<Particle>& b);
