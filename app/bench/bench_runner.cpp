@@ -251,91 +251,94 @@ std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice
   RowCounting counting;
   for (Solver solver : plan.solvers) {
     for (int n : solver == Solver::AllPairs ? plan.all_pairs_particles : plan.attractor_particles) {
-     for (Precision precision : plan.precisions) {
+      // One scene and state for every precision: float records, exact in each.
       const Scene scene = bench_scene(solver, n);
-      BackendSelection selection = make_backend(choice, n, plan.layouts.front(), precision);
-      Backend& backend = *selection.backend;
-      if (!selection.notice.empty() && result.backend_name.empty())
-        std::fprintf(stderr, "coalesce: %s\n", selection.notice.c_str());
-      if (result.backend_name.empty()) {
-        result.backend_name = backend.name();
-        result.device = backend.device_info();  // the copy ceiling of this run, measured at start-up
-      }
-      const double copy_peak = result.device.copy_peak_gbps;
-      counting.decide(plan, backend, result);
-      backend.upload(generate_initial_state(scene));
-      const std::unique_ptr<PackTarget> target = backend.make_pack_target();
-      double time = 0.0;
-
-      for (Layout layout : plan.layouts) {
-        backend.set_layout(layout);
-        backend.synchronize();
-        (void)backend.poll_timings();
-        const std::string where = std::string(to_string(solver)) + " N=" + std::to_string(n) + " " +
-                                  std::string(to_string(layout)) + " " + std::string(to_string(precision));
-        auto of = [](KernelKind kind, Layout in) {
-          return [in, kind](const KernelTiming& t) { return t.kernel == kind && t.layout == in; };
-        };
-
-        // forces and integrate: one step() runs both, each timed on its own.
-        progress(++done, total, where + (sweeps(solver, "integrate") ? " forces+integrate" : " forces"));
-        const std::function<void()> step = [&] {
-          backend.step(scene.params, time);
-          time += scene.params.dt;
-        };
-        warm_up(backend, plan, step);
-        std::vector<KernelTiming> both =
-            timed_repeats(backend, where + " forces+integrate", plan, step,
-                          [](const KernelTiming&) { return true; });
-        std::vector<KernelTiming> forces, drift;
-        for (const KernelTiming& t : both) (t.kernel == KernelKind::Forces ? forces : drift).push_back(t);
-        const CountedCall counted_step = counting.count(backend, step);
-        rows.push_back(make_row(solver, n, layout, "forces", "", forces, copy_peak, precision));
-        rows.back().counters = reading_of(counted_step, Launches::AllButLast);
-        if (sweeps(solver, "integrate")) {
-          progress(++done, total, where + " integrate");
-          rows.push_back(make_row(solver, n, layout, "integrate", "", drift, copy_peak, precision));
-          rows.back().counters = reading_of(counted_step, Launches::Last);
+      const std::vector<Particle> initial = generate_initial_state(scene);
+      for (Precision precision : plan.precisions) {
+        BackendSelection selection = make_backend(choice, n, plan.layouts.front(), precision);
+        Backend& backend = *selection.backend;
+        if (!selection.notice.empty() && result.backend_name.empty())
+          std::fprintf(stderr, "coalesce: %s\n", selection.notice.c_str());
+        if (result.backend_name.empty()) {
+          result.backend_name = backend.name();
+          result.device = backend.device_info();  // the copy ceiling of this run, measured at start-up
         }
+        const double copy_peak = result.device.copy_peak_gbps;
+        counting.decide(plan, backend, result);
+        backend.upload(initial);
+        const std::unique_ptr<PackTarget> target = backend.make_pack_target();
+        double time = 0.0;
 
-        for (PackVariant variant : kAllPackVariants) {
-          if (!sweeps(solver, "pack")) break;
-          progress(++done, total, where + " pack " + std::string(to_string(variant)));
-          const std::function<void()> pack = [&] { backend.pack(variant, target->data(), target->space()); };
-          warm_up(backend, plan, pack);
-          rows.push_back(make_row(solver, n, layout, "pack", std::string(to_string(variant)),
-                                  timed_repeats(backend, where + " pack " + std::string(to_string(variant)),
-                                                plan, pack, of(KernelKind::Pack, layout)),
-                                  copy_peak, precision));
-          rows.back().counters = reading_of(counting.count(backend, pack), Launches::All);
-        }
-
-        // convert: to the next layout and back, timed as two rows (layout -> next, next -> layout), so
-        // the three layouts' runs cover all six directions.
-        if (!sweeps(solver, "convert")) continue;
-        const Layout next = kAllLayouts[(static_cast<std::size_t>(layout) + 1) % kAllLayouts.size()];
-        progress(++done, total, where + " convert");
-        const std::function<void()> round_trip = [&] {
-          backend.set_layout(next);
+        for (Layout layout : plan.layouts) {
           backend.set_layout(layout);
-        };
-        warm_up(backend, plan, round_trip);
-        // Timings carry the destination layout, which tells the two halves of each round trip apart.
-        std::vector<KernelTiming> there, back;
-        for (const KernelTiming& t :
-             timed_repeats(backend, where + " convert round trip", plan, round_trip,
-                           [](const KernelTiming& t) { return t.kernel == KernelKind::Convert; }))
-          (t.layout == next ? there : back).push_back(t);
-        const CountedCall counted_trip = counting.count(backend, round_trip);
-        rows.push_back(
-            make_row(solver, n, layout, "convert", "to " + std::string(to_string(next)), there, copy_peak, precision));
-        rows.back().counters = reading_of(counted_trip, Launches::FirstHalf);
-        progress(++done, total, where + " convert back");
-        rows.push_back(
-            make_row(solver, n, next, "convert", "to " + std::string(to_string(layout)), back, copy_peak, precision));
-        rows.back().counters = reading_of(counted_trip, Launches::SecondHalf);
+          backend.synchronize();
+          (void)backend.poll_timings();
+          const std::string where = std::string(to_string(solver)) + " N=" + std::to_string(n) + " " +
+                                    std::string(to_string(layout)) + " " + std::string(to_string(precision));
+          auto of = [](KernelKind kind, Layout in) {
+            return [in, kind](const KernelTiming& t) { return t.kernel == kind && t.layout == in; };
+          };
+
+          // forces and integrate: one step() runs both, each timed on its own.
+          progress(++done, total, where + (sweeps(solver, "integrate") ? " forces+integrate" : " forces"));
+          const std::function<void()> step = [&] {
+            backend.step(scene.params, time);
+            time += scene.params.dt;
+          };
+          warm_up(backend, plan, step);
+          std::vector<KernelTiming> both = timed_repeats(backend, where + " forces+integrate", plan, step,
+                                                         [](const KernelTiming&) { return true; });
+          std::vector<KernelTiming> forces, drift;
+          for (const KernelTiming& t : both) (t.kernel == KernelKind::Forces ? forces : drift).push_back(t);
+          const CountedCall counted_step = counting.count(backend, step);
+          rows.push_back(make_row(solver, n, layout, "forces", "", forces, copy_peak, precision));
+          rows.back().counters = reading_of(counted_step, Launches::AllButLast);
+          if (sweeps(solver, "integrate")) {
+            progress(++done, total, where + " integrate");
+            rows.push_back(make_row(solver, n, layout, "integrate", "", drift, copy_peak, precision));
+            rows.back().counters = reading_of(counted_step, Launches::Last);
+          }
+
+          for (PackVariant variant : kAllPackVariants) {
+            if (!sweeps(solver, "pack")) break;
+            progress(++done, total, where + " pack " + std::string(to_string(variant)));
+            const std::function<void()> pack = [&] {
+              backend.pack(variant, target->data(), target->space());
+            };
+            warm_up(backend, plan, pack);
+            rows.push_back(make_row(solver, n, layout, "pack", std::string(to_string(variant)),
+                                    timed_repeats(backend, where + " pack " + std::string(to_string(variant)),
+                                                  plan, pack, of(KernelKind::Pack, layout)),
+                                    copy_peak, precision));
+            rows.back().counters = reading_of(counting.count(backend, pack), Launches::All);
+          }
+
+          // convert: to the next layout and back, timed as two rows (layout -> next, next -> layout), so
+          // the three layouts' runs cover all six directions.
+          if (!sweeps(solver, "convert")) continue;
+          const Layout next = kAllLayouts[(static_cast<std::size_t>(layout) + 1) % kAllLayouts.size()];
+          progress(++done, total, where + " convert");
+          const std::function<void()> round_trip = [&] {
+            backend.set_layout(next);
+            backend.set_layout(layout);
+          };
+          warm_up(backend, plan, round_trip);
+          // Timings carry the destination layout, which tells the two halves of each round trip apart.
+          std::vector<KernelTiming> there, back;
+          for (const KernelTiming& t :
+               timed_repeats(backend, where + " convert round trip", plan, round_trip,
+                             [](const KernelTiming& t) { return t.kernel == KernelKind::Convert; }))
+            (t.layout == next ? there : back).push_back(t);
+          const CountedCall counted_trip = counting.count(backend, round_trip);
+          rows.push_back(make_row(solver, n, layout, "convert", "to " + std::string(to_string(next)), there,
+                                  copy_peak, precision));
+          rows.back().counters = reading_of(counted_trip, Launches::FirstHalf);
+          progress(++done, total, where + " convert back");
+          rows.push_back(make_row(solver, n, next, "convert", "to " + std::string(to_string(layout)), back,
+                                  copy_peak, precision));
+          rows.back().counters = reading_of(counted_trip, Launches::SecondHalf);
+        }
       }
-     }
     }
   }
   return rows;
