@@ -63,6 +63,15 @@ void set_particles(Options& o, std::string_view v, const ValueContext& c) {
     o.bench_particles.push_back(particle_count(item, list_context));
 }
 
+// Adds `value` (the list item `item`) to a bench list that must not name anything twice.
+template <class T>
+void append_once(std::vector<T>& list, T value, const std::string& item, const ValueContext& c) {
+  if (std::find(list.begin(), list.end(), value) != list.end())
+    throw UsageError(std::string(c.flag) + " names '" + item + "' twice (try " + std::string(c.flag) + " " +
+                     std::string(c.example) + ")");
+  list.push_back(value);
+}
+
 // One precision for the viewer, --steps and lab; bench takes a list, so `bench --precision fp32,fp64` sweeps
 // both.
 void set_precision(Options& o, std::string_view v, const ValueContext& c) {
@@ -76,13 +85,8 @@ void set_precision(Options& o, std::string_view v, const ValueContext& c) {
     return;
   }
   ValueContext list_context{c.flag, "fp32,fp64"};
-  for (const std::string& item : split_list(list_context, v)) {
-    const Precision precision = one(item, list_context);
-    if (std::find(o.bench_precisions.begin(), o.bench_precisions.end(), precision) != o.bench_precisions.end())
-      throw UsageError(std::string(c.flag) + " names '" + item + "' twice (try " + std::string(c.flag) +
-                       " fp32,fp64)");
-    o.bench_precisions.push_back(precision);
-  }
+  for (const std::string& item : split_list(list_context, v))
+    append_once(o.bench_precisions, one(item, list_context), item, list_context);
 }
 
 // 0 draws every particle; a limit below N / 128 still draws N / 128 (the renderer's largest stride).
@@ -247,10 +251,7 @@ void set_layouts(Options& o, std::string_view v, const ValueContext& c) {
   for (const std::string& item : split_list(c, v)) {
     const auto layout = parse_layout(item);
     if (!layout) throw UsageError(bad_choice(c, item, "a list of " + std::string(kLayoutNames)));
-    if (std::find(o.bench_layouts.begin(), o.bench_layouts.end(), *layout) != o.bench_layouts.end())
-      throw UsageError(std::string(c.flag) + " names '" + item + "' twice (try " + std::string(c.flag) + " " +
-                       std::string(c.example) + ")");
-    o.bench_layouts.push_back(*layout);
+    append_once(o.bench_layouts, *layout, item, c);
   }
 }
 
