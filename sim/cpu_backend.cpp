@@ -1,6 +1,7 @@
 // CpuBackend: per-layout storage, the step as two timed parallel passes, pack and bitwise layout conversion.
 #include "sim/cpu_backend.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -24,6 +25,13 @@ int resolve_threads(int threads) {
   return hw > 0 ? static_cast<int>(hw) : 1;
 }
 
+CpuTarget checked_target(CpuTarget target) {
+  if (!cpu_target_supported(target))
+    throw std::invalid_argument("CpuBackend: this CPU does not run " + std::string(cpu_target_info(target).label) +
+                                " (it runs: " + supported_cpu_targets_text() + ")");
+  return target;
+}
+
 int checked_count(int particles) {
   if (particles <= 0)
     throw std::invalid_argument("CpuBackend: particle count must be > 0, got " + std::to_string(particles));
@@ -41,17 +49,20 @@ class HostPackTarget final : public PackTarget {
 };
 }  // namespace
 
-CpuBackend::CpuBackend(int particles, Layout layout, int threads, Precision precision)
+CpuBackend::CpuBackend(int particles, Layout layout, int threads, Precision precision, CpuTarget target)
     : m_n(checked_count(particles)),
       m_layout(layout),
       m_precision(precision),
+      m_target(checked_target(target)),
+      m_simd(simd_kernels(m_target)),
       m_pool(resolve_threads(threads)),
-      m_info(cpu_device_info()) {
+      m_info(cpu_device_info(m_target)) {
   store(std::vector<Particle>(static_cast<std::size_t>(m_n), Particle{0, 0, 0, 0, 0, 0, 0}));
 }
 
 std::string CpuBackend::name() const {
-  return "cpu (" + std::to_string(m_pool.thread_count()) + " threads)";
+  return "cpu (" + std::to_string(m_pool.thread_count()) + " threads, " +
+         std::string(cpu_target_info(m_target).label) + ")";
 }
 
 template <class Real>
@@ -86,11 +97,23 @@ void CpuBackend::set_layout(Layout layout) {
   if (layout == m_layout) return;
   const auto start = std::chrono::steady_clock::now();
   const Layout from = m_layout;
-  // Through records of the stored precision: bitwise, whatever the precision.
-  with_records(*this, [&](const auto& canonical) {
-    m_layout = layout;
-    store(canonical);
+  // Straight from the old buffer to the new one, every thread a range of particles: bitwise (records are
+  // moved, not computed), and no canonical copy in between.
+  const std::size_t words = (state_bytes(layout, m_precision, m_n) + sizeof(Double4) - 1) / sizeof(Double4);
+  std::vector<Double4> next(words);
+  with_view(state(), [&](const auto& old_view) {
+    with_view(make_state_views(layout, m_precision, next.data(), m_n), [&](const auto& new_view) {
+      using Old = typename std::decay_t<decltype(old_view)>::Scalar;
+      using New = typename std::decay_t<decltype(new_view)>::Scalar;
+      if constexpr (std::is_same_v<Old, New>) {  // one precision: the other pairings never run
+        m_pool.parallel_for(m_n, [&](int begin, int end) {
+          for (int i = begin; i < end; ++i) new_view.store(i, load_particle(old_view, i));
+        });
+      }
+    });
   });
+  m_state.swap(next);
+  m_layout = layout;
   record(KernelKind::Convert, start, convert_bytes(from, layout, m_n, m_precision), 0.0);
 }
 
@@ -103,10 +126,106 @@ std::size_t CpuBackend::set_precision(Precision precision) {
   return rounded;
 }
 
+template <class Real>
+Real* CpuBackend::source_rows(std::size_t padded) {
+  const std::size_t bytes = 4 * padded * sizeof(Real);
+  if (bytes > m_scratch_bytes) {
+    m_scratch.reset();  // the old scratch goes before the larger one is made
+    m_scratch_bytes = 0;
+    m_scratch = AlignedBytes(static_cast<std::byte*>(::operator new[](bytes, std::align_val_t{64})));
+    m_scratch_bytes = bytes;
+  }
+  return reinterpret_cast<Real*>(m_scratch.get());
+}
+
+template <class View>
+void CpuBackend::simd_forces(const View& view, const SimParams& params, double time) {
+  using Real = typename View::Scalar;
+  const SimdKernelsT<Real>& kernels = simd_kernels_for<Real>(*m_simd);
+  const Real eps2 = softening_squared<Real>(params);
+  const Real dt = params.dt;
+  const int blocks = (m_n + kSimdBlock - 1) / kSimdBlock;
+  // The blocks' kick, in the reference's arithmetic: only the accelerations come from the vector loop.
+  const auto kick_block = [&](int first, const Real* ax, const Real* ay, const Real* az) {
+    const int last = std::min(m_n, first + kSimdBlock);
+    for (int i = first; i < last; ++i) {
+      const int k = i - first;
+      view.set_velocity(i, kick(view.velocity(i), Vec3T<Real>{ax[k], ay[k], az[k]}, dt));
+    }
+  };
+  if (params.solver == Solver::AllPairs) {
+    // Every layout staged into the same rows, so the layouts step bitwise alike; the rows are the targets too.
+    const std::size_t padded = static_cast<std::size_t>(blocks) * kSimdBlock;
+    Real* const x = source_rows<Real>(padded);
+    Real *const y = x + padded, *const z = y + padded, *const m = z + padded;
+    m_pool.parallel_for(blocks, [&](int b0, int b1) {
+      for (int i = b0 * kSimdBlock; i < b1 * kSimdBlock; ++i) {
+        const auto pm = i < m_n ? view.position_mass(i) : Vec4T<Real>{Real(0), Real(0), Real(0), Real(0)};
+        x[i] = pm.x;
+        y[i] = pm.y;
+        z[i] = pm.z;
+        m[i] = pm.w;
+      }
+    });
+    const SimdForceSources<Real> sources{x, y, z, m, m_n};
+    m_pool.parallel_for(blocks, [&](int b0, int b1) {
+      alignas(64) Real ax[kSimdBlock], ay[kSimdBlock], az[kSimdBlock];
+      for (int b = b0; b < b1; ++b) {
+        const std::size_t first = static_cast<std::size_t>(b) * kSimdBlock;
+        kernels.block_accelerations(x + first, y + first, z + first, sources, eps2, ax, ay, az);
+        kick_block(b * kSimdBlock, ax, ay, az);
+      }
+    });
+    return;
+  }
+  const auto snapshot = snapshot_attractors(params.attractors, static_cast<Real>(time));
+  alignas(64) Real sx[kMaxAttractors], sy[kMaxAttractors], sz[kMaxAttractors], sm[kMaxAttractors];
+  for (int k = 0; k < snapshot.count; ++k) {
+    sx[k] = snapshot.position[k].x;
+    sy[k] = snapshot.position[k].y;
+    sz[k] = snapshot.position[k].z;
+    sm[k] = snapshot.mass[k];
+  }
+  const SimdForceSources<Real> sources{sx, sy, sz, sm, snapshot.count};
+  m_pool.parallel_for(blocks, [&](int b0, int b1) {
+    alignas(64) Real tx[kSimdBlock], ty[kSimdBlock], tz[kSimdBlock], ax[kSimdBlock], ay[kSimdBlock],
+        az[kSimdBlock];
+    for (int b = b0; b < b1; ++b) {
+      const int first = b * kSimdBlock;
+      for (int k = 0; k < kSimdBlock; ++k) {
+        const auto p = first + k < m_n ? view.position(first + k) : Vec3T<Real>{Real(0), Real(0), Real(0)};
+        tx[k] = p.x;
+        ty[k] = p.y;
+        tz[k] = p.z;
+      }
+      kernels.block_accelerations(tx, ty, tz, sources, eps2, ax, ay, az);
+      kick_block(first, ax, ay, az);
+    }
+  });
+}
+
+template <class View>
+void CpuBackend::simd_drift(const View& view, typename View::Scalar dt) {
+  using Real = typename View::Scalar;
+  const SimdKernelsT<Real>& kernels = simd_kernels_for<Real>(*m_simd);
+  m_pool.parallel_for(m_n, [&](int begin, int end) {
+    if constexpr (View::kLayout == Layout::SoA)
+      kernels.drift_soa(view.x, view.y, view.z, view.vx, view.vy, view.vz, begin, end, dt);
+    else if constexpr (View::kLayout == Layout::Float4)
+      kernels.drift_vec4(&view.pos_mass->x, &view.vel->x, begin, end, dt);
+    else  // AoS: 7-scalar records; the reference loop (memory-bound either way, docs/perf.md)
+      cpu::drift_range(view, begin, end, dt);
+  });
+}
+
 void CpuBackend::step(const SimParams& params, double time) {
   auto start = std::chrono::steady_clock::now();
   with_view(state(), [&](const auto& view) {
     using Real = typename std::decay_t<decltype(view)>::Scalar;
+    if (m_simd) {
+      simd_forces(view, params, time);
+      return;
+    }
     const Real eps2 = softening_squared<Real>(params);
     const Real dt = params.dt;
     if (params.solver == Solver::AllPairs) {
@@ -125,7 +244,10 @@ void CpuBackend::step(const SimParams& params, double time) {
   with_view(state(), [&](const auto& view) {
     using Real = typename std::decay_t<decltype(view)>::Scalar;
     const Real dt = params.dt;
-    m_pool.parallel_for(m_n, [&](int begin, int end) { cpu::drift_range(view, begin, end, dt); });
+    if (m_simd)
+      simd_drift(view, dt);
+    else
+      m_pool.parallel_for(m_n, [&](int begin, int end) { cpu::drift_range(view, begin, end, dt); });
   });
   record(KernelKind::Integrate, start,
          bytes_moved(KernelKind::Integrate, m_layout, params.solver, m_n, m_precision), 0.0);
@@ -142,7 +264,18 @@ void CpuBackend::pack(PackVariant /*variant: all variants are the same loop on t
   if (out == nullptr) throw std::invalid_argument("CpuBackend::pack: output pointer is null");
   const auto start = std::chrono::steady_clock::now();
   with_view(state(), [&](const auto& view) {
-    m_pool.parallel_for(m_n, [&](int begin, int end) { cpu::pack_range(view, begin, end, out); });
+    using View = std::decay_t<decltype(view)>;
+    using Real = typename View::Scalar;
+    m_pool.parallel_for(m_n, [&](int begin, int end) {
+      if constexpr (View::kLayout == Layout::SoA) {
+        if (m_simd)
+          return simd_kernels_for<Real>(*m_simd).pack_soa(view.x, view.y, view.z, view.vx, view.vy, view.vz,
+                                                          begin, end, out);
+      } else if constexpr (View::kLayout == Layout::Float4) {
+        if (m_simd) return simd_kernels_for<Real>(*m_simd).pack_vec4(&view.pos_mass->x, &view.vel->x, begin, end, out);
+      }
+      cpu::pack_range(view, begin, end, out);  // AoS, or the scalar target
+    });
   });
   record(KernelKind::Pack, start, bytes_moved(KernelKind::Pack, m_layout, Solver::AllPairs, m_n, m_precision),
          0.0);

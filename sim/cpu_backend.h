@@ -1,11 +1,17 @@
-// The CPU reference backend: every layout and precision, both solvers, multi-threaded over particle ranges.
+// The CPU backend: every layout and precision, both solvers, multi-threaded over particle ranges, on one
+// instruction-set target: a SIMD build of the loops (sim/cpu_simd.h) or the scalar reference loops
+// (sim/cpu_kernels.h) the SIMD ones and the CUDA kernels are tested against.
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <memory>
+#include <new>
 #include <vector>
 
 #include "sim/backend.h"
+#include "sim/cpu_simd.h"
+#include "sim/cpu_target.h"
 #include "sim/layout_storage.h"
 #include "sim/thread_pool.h"
 
@@ -13,8 +19,10 @@ namespace coalesce {
 
 class CpuBackend final : public Backend {
  public:
-  // threads == 0: std::thread::hardware_concurrency(). Throws std::invalid_argument for particles <= 0.
-  CpuBackend(int particles, Layout layout, int threads = 0, Precision precision = Precision::Fp32);
+  // threads == 0: std::thread::hardware_concurrency(). Throws std::invalid_argument for particles <= 0 and
+  // for a target this CPU does not run (cpu_target_supported).
+  CpuBackend(int particles, Layout layout, int threads = 0, Precision precision = Precision::Fp32,
+             CpuTarget target = best_cpu_target());
 
   std::string name() const override;
   int particle_count() const override { return m_n; }
@@ -44,8 +52,15 @@ class CpuBackend final : public Backend {
   int max_diagnostics_particles(Solver solver) const override;
 
   int thread_count() const { return m_pool.thread_count(); }
+  CpuTarget target() const { return m_target; }
 
  private:
+  // 64-byte aligned scratch for the staged force sources (what AVX-512's aligned loads need).
+  struct AlignedFree {
+    void operator()(std::byte* p) const { ::operator delete[](p, std::align_val_t{64}); }
+  };
+  using AlignedBytes = std::unique_ptr<std::byte[], AlignedFree>;
+
   // The state buffer in m_layout, the same storage and views the CUDA backend uses (sim/layout_storage.h).
   StateViews state() { return make_state_views(m_layout, m_precision, m_state.data(), m_n); }
   template <class Real>
@@ -54,14 +69,26 @@ class CpuBackend final : public Backend {
   std::vector<ParticleRecord<Real>> load();
   void record(KernelKind kind, std::chrono::steady_clock::time_point start, double bytes,
               double interactions);
+  // The SIMD step's passes (m_simd set): forces through staged blocks, drift on the layout's own arrays.
+  template <class View>
+  void simd_forces(const View& view, const SimParams& params, double time);
+  template <class View>
+  void simd_drift(const View& view, typename View::Scalar dt);
+  // Rows x, y, z, m of `padded` scalars each, in m_scratch (grown when too small).
+  template <class Real>
+  Real* source_rows(std::size_t padded);
 
   int m_n;
   Layout m_layout;
   Precision m_precision;
+  CpuTarget m_target;
+  const SimdKernels* m_simd;  // null: the scalar reference loops
   ThreadPool m_pool;
   DeviceInfo m_info;
   std::vector<Double4> m_state;  // state_bytes(m_layout, m_precision, m_n) bytes, 32-byte aligned elements
   std::vector<KernelTiming> m_timings;
+  AlignedBytes m_scratch;
+  std::size_t m_scratch_bytes = 0;
 };
 
 }  // namespace coalesce

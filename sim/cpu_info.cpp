@@ -15,6 +15,7 @@
 
 #include <unistd.h>
 
+#include "sim/cpu_target.h"
 #include "sim/thread_pool.h"
 
 namespace coalesce {
@@ -23,35 +24,35 @@ namespace {
 
 constexpr std::size_t kMiB = std::size_t{1} << 20;
 
-// The all-pairs inner loop (sim/cpu_kernels.h: all_pairs_kick over accumulate_pair) as GCC 12 -O3 builds it
-// for x86-64's baseline: 34 instructions per iteration in each of the three layouts, one interaction per
-// iteration, scalar SSE (sqrtss, divss, mulss; x and y of a pair share a register in aos and float4).
-// Counted in `objdump -d` of cpu_backend.cpp.o (docs/bench-json.md); tests/sim/cpu_info_test.cpp counts
-// it again in the built library. Another compiler or other flags: not counted, so unknown.
+// The all-pairs inner loop of each target and precision as GCC 12 -O3 builds it for x86-64 (no -march):
+// instructions per iteration and the multiply-class ones among them, counted by scripts/cpu-loop-count in
+// `objdump -d` of cpu_simd.cpp.o; tests/sim/cpu_loop_count_test.cpp counts them again in the build it runs
+// in. Another compiler or other
+// flags: not counted, so unknown.
+struct LoopCount {
+  int instructions;
+  int fp_pipe;
+};
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ == 12 && \
     defined(__OPTIMIZE__) && !defined(__AVX__)
-constexpr std::optional<int> kInstructionsPerIteration = 34;
+constexpr bool kLoopsCounted = true;
 #else
-constexpr std::optional<int> kInstructionsPerIteration = std::nullopt;
+constexpr bool kLoopsCounted = false;
 #endif
+// By kCpuTargetTable row, then by precision.
+// The scalar reference is not counted: GCC inlines it differently in each layout's and solver's step.
+constexpr LoopCount kLoopCounts[kCpuTargetCount][kPrecisionCount] = {
+    {{46, 28}, {50, 32}},  // avx512
+    {{46, 28}, {56, 34}},  // avx2
+    {{83, 28}, {93, 34}},  // sse4
+    {{0, 0}, {0, 0}},      // scalar
+};
 
-// The widest vector extension this build lets the compiler use.
-std::string build_simd() {
-#if defined(__AVX512F__)
-  return "AVX-512, 512-bit, from the build's flags";
-#elif defined(__AVX2__)
-  return "AVX2, 256-bit, from the build's flags";
-#elif defined(__AVX__)
-  return "AVX, 256-bit, from the build's flags";
-#elif defined(__x86_64__) && defined(__SSE2__) && !defined(__SSE3__)
-  return "SSE2, 128-bit, the build's baseline";
-#elif defined(__SSE2__)
-  return "SSE2 and later SSE, 128-bit, from the build's flags";
-#elif defined(__ARM_NEON)
-  return "NEON, 128-bit";
-#else
-  return "none known";
-#endif
+// Targets one pass over a source serves: two registers of lanes in the SIMD loop (sim/cpu_simd.cpp), one
+// particle in the scalar one.
+int interactions_per_iteration(CpuTarget target, Precision precision) {
+  if (target == CpuTarget::Scalar) return 1;
+  return 2 * cpu_target_lanes(target, precision == Precision::Fp32 ? sizeof(float) : sizeof(double));
 }
 
 std::string first_line(const std::string& path) {
@@ -85,12 +86,35 @@ std::optional<double> positive_number(const std::string& text) {
   return std::nullopt;
 }
 
-// cpufreq's maximum (kHz) is the clock the limit should use; /proc/cpuinfo's "cpu MHz" is the current one,
-// all a VM may offer.
+// The clock a core runs at now, from the time of a chain of dependent integer adds (one cycle each on every
+// x86-64 core): the fastest of three 40-million-cycle chains. A VM's /proc/cpuinfo gives the nominal clock,
+// and its cores may boost well past it.
+std::optional<double> measured_clock_mhz() {
+#if defined(__x86_64__) && defined(__GNUC__)
+  constexpr long kIterations = 10'000'000;  // 4 dependent adds each
+  double best_seconds = 0;
+  for (int run = 0; run < 3; ++run) {
+    long left = kIterations, sum = 0;
+    const auto start = std::chrono::steady_clock::now();
+    asm volatile("1:\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tdec %1\n\tjnz 1b"
+                 : "+r"(sum), "+r"(left));
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (run == 0 || seconds < best_seconds) best_seconds = seconds;
+  }
+  if (best_seconds > 0) return 4.0 * kIterations / best_seconds / 1e6;
+#endif
+  return std::nullopt;
+}
+
+// cpufreq's maximum (kHz) is the clock the limit should use; without it (a VM), the clock measured now;
+// /proc/cpuinfo's "cpu MHz" (the current or nominal one) last.
 void read_clock(CpuFacts& f) {
   if (const auto khz = positive_number(first_line("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq"))) {
     f.clock_mhz = *khz / 1e3;
     f.clock_source = "/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq";
+  } else if (const auto mhz = measured_clock_mhz()) {
+    f.clock_mhz = *mhz;
+    f.clock_source = "measured: a chain of dependent adds on one core";
   } else if (const auto mhz = positive_number(cpuinfo_value("cpu MHz"))) {
     f.clock_mhz = *mhz;
     f.clock_source = "/proc/cpuinfo cpu MHz";
@@ -176,14 +200,6 @@ Measured read_facts() {
   f.cores = physical_cores(f.threads);
   read_clock(f);
   read_last_level_cache(f);
-  f.simd = build_simd();
-  f.instructions_per_iteration = kInstructionsPerIteration;
-  f.interactions_per_iteration = 1;
-  f.simd_use = kInstructionsPerIteration
-                   ? "scalar: one interaction per iteration (the in-order sum over j keeps the compiler from "
-                     "vectorizing across pairs)"
-                   : "not counted for this compiler and flags";
-  f.issue_limit = cpu_issue_limit(f);
   f.copy.buffer_bytes = cpu_copy_buffer_bytes(f.last_level_cache_bytes);
   f.copy.threads = f.threads;
   f.copy.warmups = 2;
@@ -222,18 +238,55 @@ std::optional<std::size_t> parse_cache_size(const std::string& text) {
   return std::nullopt;
 }
 
-std::optional<double> cpu_issue_limit(const CpuFacts& f) {
-  if (!f.clock_mhz || !f.instructions_per_iteration || *f.instructions_per_iteration <= 0) return std::nullopt;
+double fp_pipe_instructions_per_cycle(const CpuFacts& f, Precision precision) {
+  const int lane_bits = precision == Precision::Fp32 ? 32 : 64;
+  const int bits = f.vector_bits > 0 ? f.vector_bits : lane_bits;
+  return f.fp_pipes * std::min(1.0, static_cast<double>(f.fp_pipe_bits) / bits);
+}
+
+std::optional<double> cpu_issue_limit(const CpuFacts& f, Precision precision) {
+  const CpuForceLoop& loop = f.force_loops[static_cast<std::size_t>(precision)];
+  if (!f.clock_mhz || !loop.fp_pipe_instructions || *loop.fp_pipe_instructions <= 0) return std::nullopt;
   const int cores = std::min(f.threads, f.cores.value_or(f.threads));
-  return cores * *f.clock_mhz * 1e6 * f.issue_width * f.interactions_per_iteration /
-         *f.instructions_per_iteration;
+  return cores * *f.clock_mhz * 1e6 * fp_pipe_instructions_per_cycle(f, precision) *
+         loop.interactions_per_iteration / *loop.fp_pipe_instructions;
 }
 
 const CpuFacts& cpu_facts() {
   return measured().facts;
 }
 
-DeviceInfo cpu_device_info() {
+CpuFacts cpu_facts(CpuTarget target) {
+  CpuFacts f = measured().facts;
+  const CpuTargetInfo& row = cpu_target_info(target);
+  f.target = std::string(row.name);
+  f.vector_bits = row.vector_bits;
+  const std::string how = target == best_cpu_target() ? "the widest this CPU runs" : "chosen by --cpu-target";
+  f.simd = target == CpuTarget::Scalar
+               ? "scalar, the reference loop (" + how + ")"
+               : std::string(row.label) + ", " + std::to_string(row.vector_bits) + "-bit, " + how;
+  f.simd_use =
+      target == CpuTarget::Scalar
+          ? "one interaction per iteration, in the reference order"
+          : "two registers of targets per source: " +
+                std::to_string(interactions_per_iteration(target, Precision::Fp32)) + " fp32 or " +
+                std::to_string(interactions_per_iteration(target, Precision::Fp64)) +
+                " fp64 interactions per iteration, m/r^3 from the target's rsqrt seed and a series";
+  for (const PrecisionInfo& p : kPrecisionTable) {
+    CpuForceLoop& loop = f.force_loops[static_cast<std::size_t>(p.precision)];
+    loop.interactions_per_iteration = interactions_per_iteration(target, p.precision);
+    const LoopCount count =
+        kLoopCounts[static_cast<std::size_t>(target)][static_cast<std::size_t>(p.precision)];
+    if (kLoopsCounted && count.instructions > 0) {
+      loop.instructions_per_iteration = count.instructions;
+      loop.fp_pipe_instructions = count.fp_pipe;
+    }
+    loop.issue_limit = cpu_issue_limit(f, p.precision);
+  }
+  return f;
+}
+
+DeviceInfo cpu_device_info(CpuTarget target) {
   const Measured& m = measured();
   DeviceInfo d;
   d.name = m.facts.model;
@@ -242,7 +295,7 @@ DeviceInfo cpu_device_info() {
   d.memory_bytes =
       static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
   d.copy_peak_gbps = m.copy_gbps;
-  d.cpu = m.facts;
+  d.cpu = cpu_facts(target);
   return d;
 }
 

@@ -7,16 +7,21 @@
 #include <string>
 
 #include "sim/backend.h"
+#include "sim/cpu_target.h"
 
 namespace coalesce {
 
 // The facts of this machine: read from /proc and /sys and the copy ceiling measured, the first time it is
-// called in a process (about 0.2 s with 128 MiB buffers); the same object afterwards.
+// called in a process (about 0.2 s with 128 MiB buffers); the same object afterwards. No target filled in.
 const CpuFacts& cpu_facts();
 
-// DeviceInfo of the CPU backend: cpu_facts() in `cpu`, the model as the name, the hardware threads as
-// multiprocessors, RAM as memory, the copy ceiling; the GPU-only values unknown.
-DeviceInfo cpu_device_info();
+// The machine's facts with the loops of `target` filled in: its name and width, the force loops' counts
+// and their issue limits.
+CpuFacts cpu_facts(CpuTarget target);
+
+// DeviceInfo of the CPU backend on `target`: cpu_facts(target) in `cpu`, the model as the name, the hardware
+// threads as multiprocessors, RAM as memory, the copy ceiling; the GPU-only values unknown.
+DeviceInfo cpu_device_info(CpuTarget target = best_cpu_target());
 
 // Each copy buffer: 4 x the last-level cache, within 64 MiB..1 GiB, so no cache holds it; 256 MiB when the
 // cache size is unknown.
@@ -25,9 +30,13 @@ std::size_t cpu_copy_buffer_bytes(std::optional<std::size_t> last_level_cache_by
 // A sysfs cache size ("32768K", "1M", "512") in bytes; none when it is not one.
 std::optional<std::size_t> parse_cache_size(const std::string& text);
 
-// interactions/s at `issue_width` instructions per cycle on every core used (min(threads, cores)), each
-// interaction costing instructions_per_iteration / interactions_per_iteration instructions; none when the
-// clock or the instruction count is unknown.
-std::optional<double> cpu_issue_limit(const CpuFacts& facts);
+// Multiply-class instructions a core issues per cycle on the assumed pipes: fp_pipes, halved for each
+// doubling of the register past fp_pipe_bits (AVX-512 on 256-bit pipes); scalar and narrower: fp_pipes.
+double fp_pipe_instructions_per_cycle(const CpuFacts& facts, Precision precision);
+
+// The all-pairs issue limit of one precision, interactions/s: cores used (min(threads, cores)) x clock x
+// fp_pipe_instructions_per_cycle x interactions_per_iteration / fp_pipe_instructions; none when the clock
+// or the count is unknown.
+std::optional<double> cpu_issue_limit(const CpuFacts& facts, Precision precision);
 
 }  // namespace coalesce

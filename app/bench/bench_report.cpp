@@ -9,6 +9,28 @@
 
 namespace coalesce {
 
+namespace {
+
+// A CPU all-pairs row's interactions/s as a share of its precision's issue limit; none elsewhere or when the
+// limit is unknown.
+std::optional<double> percent_of_issue_limit(const BenchRow& row, const DeviceInfo& d) {
+  if (!d.cpu || row.solver != Solver::AllPairs || row.interactions <= 0) return std::nullopt;
+  const auto& limit = d.cpu->force_loops[static_cast<std::size_t>(row.precision)].issue_limit;
+  if (!limit || *limit <= 0) return std::nullopt;
+  return 100.0 * row.interactions_per_second / *limit;
+}
+
+// {"fp32": "...", "fp64": "..."}: each precision's formula with this machine's numbers.
+nlohmann::json issue_limit_method(const CpuFacts& cpu) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const PrecisionInfo& p : kPrecisionTable)
+    out[std::string(p.name)] = issue_limit_formula(cpu, p.precision) +
+                               "; instructions counted in objdump -d of the force loop (docs/perf.md)";
+  return out;
+}
+
+}  // namespace
+
 void print_bench_table(const BenchResult& r, std::FILE* out) {
   const DeviceInfo& d = r.device;
   for (const std::string& line : device_header_lines(d, r.backend_name)) std::fprintf(out, "%s\n", line.c_str());
@@ -25,6 +47,7 @@ void print_bench_table(const BenchResult& r, std::FILE* out) {
   if (!clocks.empty()) std::fprintf(out, "note: %s\n", clocks.c_str());
   std::fprintf(out, "%-10s %9s %-6s %-4s %-9s %-12s %10s %6s %9s %7s %14s", "solver", "N", "layout", "prec",
                "kernel", "variant", "median ms", "cv", "GB/s", "% copy", "interactions/s");
+  if (d.cpu) std::fprintf(out, " %7s", "% limit");
   std::fprintf(out, counted ? " %5s %9s\n" : "\n", "hw/f", "sect/req");
   int noisy = 0;
   for (const BenchRow& row : r.rows) {
@@ -42,6 +65,12 @@ void print_bench_table(const BenchResult& r, std::FILE* out) {
                  std::string(to_string(row.layout)).c_str(), std::string(to_string(row.precision)).c_str(),
                  row.kernel.c_str(), row.variant.c_str(),
                  row.median_ms, row.cv_percent, row.noisy ? "*" : " ", gbps, percent, rate);
+    if (d.cpu) {
+      const auto limit = percent_of_issue_limit(row, d);
+      char cell[32] = "";
+      if (limit) std::snprintf(cell, sizeof cell, "%.1f%%", *limit);
+      std::fprintf(out, " %7s", cell);
+    }
     if (counted)
       std::fprintf(out, " %5s %9s", counters_ratio_cell(row.counters, row.bytes).c_str(),
                    sectors_cell(row.counters).c_str());
@@ -58,6 +87,7 @@ std::string bench_json(const BenchResult& r) {
   json rows = json::array();
   for (const BenchRow& row : r.rows) {
     // JSON has no NaN or Inf: nlohmann writes a missing measurement as null.
+    const auto limit = percent_of_issue_limit(row, r.device);
     rows.push_back({{"solver", std::string(to_string(row.solver))},
                     {"particles", row.particles},
                     {"layout", std::string(to_string(row.layout))},
@@ -75,6 +105,7 @@ std::string bench_json(const BenchResult& r) {
                     {"percent_of_copy", row.percent_of_copy},
                     {"interactions", row.interactions},
                     {"interactions_per_second", row.interactions_per_second},
+                    {"percent_of_issue_limit", limit ? nlohmann::json(*limit) : nlohmann::json(nullptr)},
                     {"counters", counters_json(row.counters, row.bytes)}});
   }
   std::vector<CounterReading> readings;
@@ -100,9 +131,7 @@ std::string bench_json(const BenchResult& r) {
         {"noisy_cv_percent", kNoisyCvPercent},
         {"bytes", "sim/byte_counts.h: each input read once, each output written once"},
         {"copy_peak", copy_ceiling_method(r.device)},
-        {"issue_limit", r.device.cpu ? nlohmann::json(issue_limit_formula(*r.device.cpu) +
-                                                      "; instructions counted in objdump -d of the force loop")
-                                     : nlohmann::json(nullptr)},
+        {"issue_limit", r.device.cpu ? issue_limit_method(*r.device.cpu) : nlohmann::json(nullptr)},
         {"counters", "a separate pass per row after the timed repeats: one call under CUPTI's range profiler "
                      "(kernel replay), so the timed samples carry no profiling"}}},
       {"clocks", clocks_json(r.device, readings, r.counters_reason)},

@@ -209,6 +209,7 @@ BenchPlan make_bench_plan(const Options& o, bool gpu) {
   plan.layouts =
       o.bench_layouts.empty() ? std::vector<Layout>(kAllLayouts.begin(), kAllLayouts.end()) : o.bench_layouts;
   if (!o.bench_precisions.empty()) plan.precisions = o.bench_precisions;
+  plan.cpu_target = o.cpu_target;
   plan.repeats = o.repeats > 0 ? o.repeats : (gpu ? 20 : kCpuRepeats);
   if (!gpu && o.repeats <= 0) {
     plan.min_repeats = kCpuMinRepeats;
@@ -255,7 +256,7 @@ std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice
       const Scene scene = bench_scene(solver, n);
       const std::vector<Particle> initial = generate_initial_state(scene);
       for (Precision precision : plan.precisions) {
-        BackendSelection selection = make_backend(choice, n, plan.layouts.front(), precision);
+        BackendSelection selection = make_backend(choice, n, plan.layouts.front(), precision, plan.cpu_target);
         Backend& backend = *selection.backend;
         if (!selection.notice.empty() && result.backend_name.empty())
           std::fprintf(stderr, "coalesce: %s\n", selection.notice.c_str());

@@ -1,11 +1,13 @@
 // The bench's plan (what to sweep) and its results (one row per kernel x layout x N x variant).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "kernels/counters/hardware_counters.h"  // plain C++: CounterReading
 #include "sim/backend.h"
+#include "sim/cpu_target.h"
 #include "sim/layout.h"
 #include "sim/precision.h"
 
@@ -17,6 +19,7 @@ struct BenchPlan {
   std::vector<int> attractor_particles;
   std::vector<Layout> layouts;
   std::vector<Precision> precisions{Precision::Fp32};
+  std::optional<CpuTarget> cpu_target;  // the CPU backend's SIMD target (--cpu-target); none: the widest
   int repeats = 20;
   // CPU default: at least min_repeats timed calls, then more until `repeats` or repeat_budget_ms of them,
   // so slow rows stay short and fast rows get many samples; 0: exactly `repeats`.

@@ -35,6 +35,21 @@ void set_backend(Options& o, std::string_view v, const ValueContext& c) {
     throw UsageError(bad_choice(c, v, "cuda|cpu"));
 }
 
+// "best" leaves the choice to the CPU; a named target must be one this CPU runs, or the run would fail later.
+void set_cpu_target(Options& o, std::string_view v, const ValueContext& c) {
+  if (v == "best") {
+    o.cpu_target.reset();
+    return;
+  }
+  const auto target = parse_cpu_target_name(v);
+  if (!target) throw UsageError(bad_choice(c, v, kCpuTargetChoices));
+  if (!cpu_target_supported(*target))
+    throw UsageError(std::string(c.flag) + " " + std::string(v) + ": this CPU does not run " +
+                     std::string(cpu_target_info(*target).label) + " (it runs " + supported_cpu_targets_text() +
+                     "); use --cpu-target best");
+  o.cpu_target = *target;
+}
+
 void set_layout(Options& o, std::string_view v, const ValueContext& c) {
   const auto layout = parse_layout(v);
   if (!layout) throw UsageError(bad_choice(c, v, kLayoutChoices));
@@ -343,6 +358,10 @@ const OptionSpec kOptions[] = {
      "the state's floating-point type (default: fp32); bench: a comma list, fp32,fp64 sweeps both; lab: "
      "the particles experiment's records (fp64-vectors is fp64 and the rest fp32 either way)",
      set_precision, nullptr},
+    {"--cpu-target", kCpuTargetChoices, "avx2", kViewerBench,
+     "the CPU backend's SIMD target (default: best, the widest this CPU runs); a lower one measures and "
+     "tests that path",
+     set_cpu_target, nullptr},
     {"--solver", "all-pairs|attractors", "all-pairs", kViewerBench,
      "force solver (default: the scene's; bench: both)", set_solver, nullptr},
     {"--scene", "NAME|FILE", "galaxies", kViewer,

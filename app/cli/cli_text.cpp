@@ -3,6 +3,7 @@
 
 #include "app/cli/cli.h"
 #include "app/cli/cli_table.h"
+#include "sim/cpu_target.h"
 #include "sim/layout.h"
 
 namespace coalesce {
@@ -53,7 +54,10 @@ std::string usage_text() {
 
 std::string version_text() {
   // COALESCE_FEATURES: "cuda, viewer", "cuda", "viewer" or "cpu only", from app/cli/CMakeLists.txt.
-  return "coalesce " COALESCE_VERSION " (" COALESCE_FEATURES ")";
+  // The CPU line: which SIMD build of the CPU loops this machine gets, and which others it could force.
+  return "coalesce " COALESCE_VERSION " (" COALESCE_FEATURES ")\nCPU SIMD target: " +
+         std::string(cpu_target_info(best_cpu_target()).label) + " (runs here: " + supported_cpu_targets_text() +
+         "; --cpu-target forces one)";
 }
 
 }  // namespace coalesce

@@ -49,7 +49,8 @@ int run_steps(const Options& options) {
   const SimParams& params = scene.params;
   const std::int64_t steps = options.steps.value_or(0);
 
-  BackendSelection selection = make_backend(options.backend, scene.particles, options.layout, options.precision);
+  BackendSelection selection = make_backend(options.backend, scene.particles, options.layout, options.precision,
+                                            options.cpu_target);
   if (!selection.notice.empty()) std::fprintf(stderr, "coalesce: %s\n", selection.notice.c_str());
   Backend& backend = *selection.backend;
   initial.upload_to(backend);

@@ -21,13 +21,16 @@ std::string cpu_fallback_notice(const std::string& why) {
   return "running on the CPU backend: " + short_cuda_cause(why);
 }
 
-BackendSelection make_backend(BackendChoice choice, int particles, Layout layout, Precision precision) {
-  if (choice == BackendChoice::Cpu) return {std::make_unique<CpuBackend>(particles, layout, 0, precision), ""};
+BackendSelection make_backend(BackendChoice choice, int particles, Layout layout, Precision precision,
+                              std::optional<CpuTarget> cpu_target) {
+  const CpuTarget target = cpu_target.value_or(best_cpu_target());
+  if (choice == BackendChoice::Cpu)
+    return {std::make_unique<CpuBackend>(particles, layout, 0, precision, target), ""};
   std::string why;
   if (count_cuda_devices(&why) == 0) {
     if (choice == BackendChoice::Cuda)
       throw UsageError("--backend cuda: no CUDA device found (" + why + "); use --backend cpu");
-    return {std::make_unique<CpuBackend>(particles, layout, 0, precision), cpu_fallback_notice(why)};
+    return {std::make_unique<CpuBackend>(particles, layout, 0, precision, target), cpu_fallback_notice(why)};
   }
   return {make_cuda_backend(particles, layout, precision), ""};
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "app/services/options.h"
@@ -23,7 +24,9 @@ std::string cpu_fallback_notice(const std::string& why);
 
 // Throws UsageError for --backend cuda without a device, RuntimeFailure when N does not fit in device
 // memory (the message gives the bytes needed and available). Prints the memory estimate before allocating.
+// `cpu_target`: the CPU backend's SIMD target; none: the widest this CPU runs.
 BackendSelection make_backend(BackendChoice choice, int particles, Layout layout,
-                              Precision precision = Precision::Fp32);
+                              Precision precision = Precision::Fp32,
+                              std::optional<CpuTarget> cpu_target = std::nullopt);
 
 }  // namespace coalesce

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "sim/cpu_info.h"
+
 namespace coalesce {
 
 namespace {
@@ -28,6 +30,19 @@ std::string mib(std::size_t bytes) {
   return fixed("%.0f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
 }
 
+// {"fp32": {...}, "fp64": {...}}: each precision's all-pairs loop and its issue limit.
+nlohmann::json force_loops_json(const CpuFacts& c) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const PrecisionInfo& p : kPrecisionTable) {
+    const CpuForceLoop& loop = c.force_loops[static_cast<std::size_t>(p.precision)];
+    out[std::string(p.name)] = {{"interactions_per_iteration", loop.interactions_per_iteration},
+                                {"instructions_per_iteration", or_null(loop.instructions_per_iteration)},
+                                {"fp_pipe_instructions", or_null(loop.fp_pipe_instructions)},
+                                {"issue_limit_interactions_per_second", or_null(loop.issue_limit)}};
+  }
+  return out;
+}
+
 nlohmann::json cpu_json(const CpuFacts& c) {
   return {{"threads", c.threads},
           {"cores", or_null(c.cores)},
@@ -36,12 +51,12 @@ nlohmann::json cpu_json(const CpuFacts& c) {
           {"last_level_cache_bytes", or_null(c.last_level_cache_bytes)},
           {"last_level_cache_level", c.last_level_cache_level > 0 ? nlohmann::json(c.last_level_cache_level)
                                                                   : nlohmann::json(nullptr)},
+          {"target", c.target},
           {"simd", c.simd},
           {"simd_use", c.simd_use},
-          {"interactions_per_iteration", c.interactions_per_iteration},
-          {"instructions_per_iteration", or_null(c.instructions_per_iteration)},
-          {"issue_width", c.issue_width},
-          {"issue_limit_interactions_per_second", or_null(c.issue_limit)},
+          {"fp_pipes", c.fp_pipes},
+          {"fp_pipe_bits", c.fp_pipe_bits},
+          {"force_loops", force_loops_json(c)},
           {"copy",
            {{"buffer_bytes", c.copy.buffer_bytes},
             {"threads", c.copy.threads},
@@ -67,13 +82,13 @@ std::vector<std::string> cpu_header_lines(const DeviceInfo& d, const CpuFacts& c
   std::vector<std::string> lines;
   lines.push_back(backend + " | " + d.name + " | " + cores + std::to_string(c.threads) + " threads used | clock " +
                   (c.clock_mhz ? fixed("%.0f MHz", *c.clock_mhz) + ", " + c.clock_source : "unknown"));
-  std::string loop = "SIMD: " + c.simd + " | force loop: " + c.simd_use;
-  if (c.instructions_per_iteration)
-    loop += ", " + std::to_string(*c.instructions_per_iteration) + " instructions per iteration";
-  lines.push_back(loop);
-  lines.push_back(c.issue_limit ? "issue limit " + fixed("%.3e", *c.issue_limit) +
-                                      " interactions/s = " + issue_limit_formula(c)
-                                : "issue limit unknown: " + issue_limit_formula(c));
+  lines.push_back("SIMD: " + c.simd + " | force loop: " + c.simd_use);
+  for (const PrecisionInfo& p : kPrecisionTable) {
+    const CpuForceLoop& loop = c.force_loops[static_cast<std::size_t>(p.precision)];
+    lines.push_back(std::string(p.name) + " issue limit " +
+                    (loop.issue_limit ? fixed("%.3e", *loop.issue_limit) + " interactions/s = " : "unknown: ") +
+                    issue_limit_formula(c, p.precision));
+  }
   lines.push_back("copy ceiling " + fixed("%.1f GB/s", d.copy_peak_gbps) + ": " + copy_ceiling_method(d));
   return lines;
 }
@@ -119,14 +134,21 @@ std::string copy_ceiling_method(const DeviceInfo& d) {
          "), bytes read + written, measured at start-up";
 }
 
-std::string issue_limit_formula(const CpuFacts& c) {
+std::string issue_limit_formula(const CpuFacts& c, Precision precision) {
+  const CpuForceLoop& loop = c.force_loops[static_cast<std::size_t>(precision)];
   const int cores = std::min(c.threads, c.cores.value_or(c.threads));
-  return std::to_string(cores) + " cores used x " + (c.clock_mhz ? fixed("%.0f MHz", *c.clock_mhz) : "clock unknown") +
-         " x " + std::to_string(c.issue_width) + " instructions per cycle (assumed) x " +
-         std::to_string(c.interactions_per_iteration) + " interaction per iteration / " +
-         (c.instructions_per_iteration ? std::to_string(*c.instructions_per_iteration)
-                                       : std::string("unknown")) +
-         " instructions per iteration";
+  const int bits = c.vector_bits > 0 ? c.vector_bits : 8 * static_cast<int>(precision == Precision::Fp32 ? 4 : 8);
+  std::string loop_text = loop.instructions_per_iteration
+                              ? " (of " + std::to_string(*loop.instructions_per_iteration) + " instructions)"
+                              : std::string();
+  return std::to_string(cores) + " cores used x " +
+         (c.clock_mhz ? fixed("%.0f MHz", *c.clock_mhz) : std::string("clock unknown")) + " x " +
+         fixed("%g", fp_pipe_instructions_per_cycle(c, precision)) + " multiply-class instructions per cycle (" +
+         std::to_string(c.fp_pipes) + " pipes of " + std::to_string(c.fp_pipe_bits) + " bits, assumed; " +
+         std::to_string(bits) + "-bit instructions) x " + std::to_string(loop.interactions_per_iteration) +
+         " interactions per iteration / " +
+         (loop.fp_pipe_instructions ? std::to_string(*loop.fp_pipe_instructions) : std::string("uncounted")) +
+         " multiply-class instructions per iteration" + loop_text;
 }
 
 std::vector<std::string> device_header_lines(const DeviceInfo& d, const std::string& backend) {

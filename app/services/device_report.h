@@ -32,8 +32,9 @@ std::string driver_text(const DeviceInfo& device);
 std::string copy_ceiling_label(const DeviceInfo& device);
 // How it was measured, in one sentence (the bench and lab JSON's method block).
 std::string copy_ceiling_method(const DeviceInfo& device);
-// How the CPU's issue limit is computed, in one sentence, with this machine's numbers.
-std::string issue_limit_formula(const CpuFacts& cpu);
+// How the CPU's all-pairs issue limit in `precision` is computed, in one sentence, with this machine's
+// numbers.
+std::string issue_limit_formula(const CpuFacts& cpu, Precision precision);
 
 // The header lines of a report's table: the backend and device; the clocks, or the CPU's cores, clock,
 // SIMD width and issue limit; the copy ceiling and what it is. Unknown values read "unknown", never 0.

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sim/layout.h"
+#include "sim/cpu_target.h"
 #include "sim/precision.h"
 
 namespace coalesce {
@@ -39,6 +40,7 @@ struct Options {
   BackendChoice backend = BackendChoice::Auto;
   Layout layout = Layout::Float4;
   Precision precision = Precision::Fp32;  // --precision: the state's floating-point type
+  std::optional<CpuTarget> cpu_target;    // --cpu-target: the CPU backend's SIMD target; none: the widest
   std::optional<Solver> solver;
   std::string scene = "galaxies";  // preset name or TOML file path
   std::optional<int> particles;

@@ -18,7 +18,8 @@ double measure_step_ms(const Scene& scene, int n, const Options& options, bool g
   trial.particles = n;
   std::unique_ptr<Backend> backend =
       gpu ? make_cuda_backend(n, options.layout, options.precision, MemoryEstimate::Quiet)
-          : std::make_unique<CpuBackend>(n, options.layout, 0, options.precision);
+          : std::make_unique<CpuBackend>(n, options.layout, 0, options.precision,
+                                         options.cpu_target.value_or(best_cpu_target()));
   backend->upload(generate_initial_state(trial));
   SimClock clock;
   const auto step = [&] {
@@ -69,7 +70,8 @@ ViewerSimulation::ViewerSimulation(const Options& options) : m_options(options) 
   m_load_notice = state.notice;
   m_state_file = m_options.load_state;
   m_scene_source = m_options.scene;
-  m_selection = make_backend(m_options.backend, m_scene.particles, m_options.layout, m_options.precision);
+  m_selection = make_backend(m_options.backend, m_scene.particles, m_options.layout, m_options.precision,
+                             m_options.cpu_target);
   state.upload_to(*m_selection.backend);
 }
 
@@ -124,7 +126,8 @@ void ViewerSimulation::rebuild(int particles) {
   Scene scene = m_scene;
   scene.particles = particles;
   const std::vector<Particle> state = generate_initial_state(scene);
-  BackendSelection next = make_backend(m_options.backend, particles, backend().layout(), backend().precision());
+  BackendSelection next =
+      make_backend(m_options.backend, particles, backend().layout(), backend().precision(), m_options.cpu_target);
   next.backend->upload(state);
   m_selection = std::move(next);
   m_scene = scene;

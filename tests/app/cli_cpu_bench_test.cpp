@@ -57,8 +57,13 @@ TEST(CliCpuBench, UnknownValuesAreNullAndNoZeroIsPrinted) {
   ASSERT_TRUE(cpu.is_object()) << device;
   EXPECT_GE(cpu.at("threads").get<int>(), 1);
   EXPECT_EQ(cpu.at("copy").at("threads"), cpu.at("threads"));
-  const bool limit_known = !cpu.at("clock_mhz").is_null() && !cpu.at("instructions_per_iteration").is_null();
-  EXPECT_EQ(cpu.at("issue_limit_interactions_per_second").is_null(), !limit_known) << cpu;
+  // Each precision's all-pairs limit is null exactly when the clock or the loop's count is.
+  for (const char* precision : {"fp32", "fp64"}) {
+    const json& loop = cpu.at("force_loops").at(precision);
+    const bool limit_known = !cpu.at("clock_mhz").is_null() && !loop.at("fp_pipe_instructions").is_null();
+    EXPECT_EQ(loop.at("issue_limit_interactions_per_second").is_null(), !limit_known) << cpu;
+  }
+  EXPECT_EQ(cpu.at("target").get<std::string>(), to_string(best_cpu_target()));
   for (const json& value : cpu)
     if (value.is_number()) EXPECT_GT(value.get<double>(), 0.0) << cpu;
   EXPECT_GT(device.at("copy_peak_gbps").get<double>(), 0.0);

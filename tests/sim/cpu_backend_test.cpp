@@ -201,7 +201,7 @@ TEST(CpuBackend, ReportsTimingsWithSharedByteCounts) {
 
 TEST(CpuBackend, DescribesTheMachine) {
   CpuBackend backend(4, Layout::SoA, 2);
-  EXPECT_EQ(backend.name(), "cpu (2 threads)");
+  EXPECT_EQ(backend.name(), "cpu (2 threads, " + std::string(cpu_target_info(backend.target()).label) + ")");
   EXPECT_FALSE(backend.device_info().name.empty());
   EXPECT_GT(backend.device_info().multiprocessors, 0);
   EXPECT_GT(backend.device_info().copy_peak_gbps, 0.1);

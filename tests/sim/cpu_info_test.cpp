@@ -42,20 +42,28 @@ TEST(CpuInfo, IssueLimitFollowsItsFormulaAndIsUnknownWithoutItsTerms) {
   f.threads = rng.uniform_int(1, 256);
   f.cores = rng.uniform_int(1, 256);
   f.clock_mhz = rng.uniform(500.0f, 6000.0f);
-  f.issue_width = rng.uniform_int(1, 8);
-  f.interactions_per_iteration = rng.uniform_int(1, 16);
-  f.instructions_per_iteration = rng.uniform_int(10, 100);
+  f.fp_pipes = rng.uniform_int(1, 4);
+  f.fp_pipe_bits = 128 << rng.uniform_int(0, 2);        // 128, 256 or 512
+  f.vector_bits = rng.uniform_int(0, 1) * (128 << rng.uniform_int(0, 2));  // scalar, or a register
+  const Precision precision = rng.uniform_int(0, 1) == 0 ? Precision::Fp32 : Precision::Fp64;
+  CpuForceLoop& loop = f.force_loops[static_cast<std::size_t>(precision)];
+  loop.interactions_per_iteration = rng.uniform_int(1, 32);
+  loop.fp_pipe_instructions = rng.uniform_int(5, 60);
   const double cores = std::min(f.threads, *f.cores);
-  ASSERT_TRUE(cpu_issue_limit(f));
-  EXPECT_NEAR(*cpu_issue_limit(f),
-              cores * *f.clock_mhz * 1e6 * f.issue_width * f.interactions_per_iteration / *f.instructions_per_iteration,
-              1e-9 * *cpu_issue_limit(f));
+  // A register wider than a pipe occupies width / pipe_bits pipes; narrower ones take a whole pipe each.
+  const int bits = f.vector_bits > 0 ? f.vector_bits : (precision == Precision::Fp32 ? 32 : 64);
+  const double per_cycle = bits > f.fp_pipe_bits ? f.fp_pipes * f.fp_pipe_bits / double(bits) : f.fp_pipes;
+  EXPECT_DOUBLE_EQ(fp_pipe_instructions_per_cycle(f, precision), per_cycle);
+  ASSERT_TRUE(cpu_issue_limit(f, precision));
+  EXPECT_NEAR(*cpu_issue_limit(f, precision),
+              cores * *f.clock_mhz * 1e6 * per_cycle * loop.interactions_per_iteration / *loop.fp_pipe_instructions,
+              1e-9 * *cpu_issue_limit(f, precision));
   CpuFacts no_clock = f;
   no_clock.clock_mhz.reset();
-  EXPECT_FALSE(cpu_issue_limit(no_clock));
+  EXPECT_FALSE(cpu_issue_limit(no_clock, precision));
   CpuFacts uncounted = f;
-  uncounted.instructions_per_iteration.reset();
-  EXPECT_FALSE(cpu_issue_limit(uncounted));
+  uncounted.force_loops[static_cast<std::size_t>(precision)].fp_pipe_instructions.reset();
+  EXPECT_FALSE(cpu_issue_limit(uncounted, precision));
 }
 
 TEST(CpuInfo, ThisMachinesFactsHangTogether) {
@@ -66,7 +74,12 @@ TEST(CpuInfo, ThisMachinesFactsHangTogether) {
   if (f.cores) EXPECT_LE(*f.cores, f.threads);
   EXPECT_EQ(f.copy.buffer_bytes, cpu_copy_buffer_bytes(f.last_level_cache_bytes));
   if (f.last_level_cache_bytes) EXPECT_GT(f.copy.buffer_bytes, *f.last_level_cache_bytes);
-  EXPECT_EQ(f.issue_limit, cpu_issue_limit(f));
+  for (const CpuTargetInfo& row : kCpuTargetTable) {
+    if (!cpu_target_supported(row.target)) continue;
+    const CpuFacts t = cpu_facts(row.target);
+    EXPECT_EQ(t.target, row.name);
+    for (Precision p : kAllPrecisions) EXPECT_EQ(t.force_loops[static_cast<std::size_t>(p)].issue_limit, cpu_issue_limit(t, p));
+  }
   EXPECT_EQ(f.clock_mhz.has_value(), !f.clock_source.empty());
   const DeviceInfo d = cpu_device_info();
   EXPECT_FALSE(d.gpu);

@@ -1,0 +1,306 @@
+// The CPU backend's vector loops (sim/cpu_simd.h), compiled once per SIMD target by Highway's
+// foreach_target.h: this file includes itself once per target, each time inside that target's namespace.
+// Built with -ffp-contract=off (sim/CMakeLists.txt): only the MulAdds written here fuse, so drift and pack
+// round exactly as the scalar reference does.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "sim/cpu_simd.cpp"
+// SSSE3 would add a fourth 128-bit build no row of kCpuTargetTable names; SSE4 covers those CPUs' successors.
+#ifndef HWY_DISABLED_TARGETS
+#define HWY_DISABLED_TARGETS HWY_SSSE3
+#endif
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+
+#include <cmath>
+#include <cstddef>
+
+#include "sim/cpu_simd.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace coalesce {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Terms of (1 - e)^(-3/2) = sum c_k e^k, c_k = (2k + 1)!! / (2^k k!): the force scale's series.
+constexpr double kSeries[] = {1.0, 1.5, 1.875, 2.1875, 2.4609375, 2.70703125};
+
+// The target's seed for 1/sqrt(x): AVX-512 has 14-bit seeds in both precisions (vrsqrt14ps/pd); the others
+// have a 12-bit single-precision one (rsqrtps), which fp64 reaches through float (x within float's range:
+// r^2 >= eps^2 > 0 keeps it above; beyond 3e38 the seed is 0 and so is the force, as it nearly is in fp64).
+template <class D>
+HWY_INLINE hn::Vec<D> RsqrtSeed(D d, hn::Vec<D> x) {
+  if constexpr (sizeof(hn::TFromD<D>) == sizeof(float)) {
+    (void)d;
+    return hn::ApproximateReciprocalSqrt(x);
+  } else {
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+    (void)d;
+    return hn::Vec<D>{_mm512_rsqrt14_pd(x.raw)};
+#else
+    const hn::Rebind<float, D> df;
+    return hn::PromoteTo(d, hn::ApproximateReciprocalSqrt(hn::DemoteTo(df, x)));
+#endif
+  }
+}
+
+// Series terms after the seed, enough that the last term left out is below half an ulp: with seed error
+// d, e = 1 - x y^2 is about 2d, and the first omitted term is c_(K+1) e^(K+1) (docs/kernels.md).
+template <class T>
+constexpr int SeriesDegree() {
+  constexpr bool fine_seed = HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL;  // 2^-14, else 1.5 x 2^-12
+  if constexpr (sizeof(T) == sizeof(float)) return 2;
+  return fine_seed ? 4 : 5;
+}
+
+// m / r2^(3/2) for r2 > 0: m y^3 (1 + e (c1 + e (c2 + ...))) with y the seed and e = 1 - r2 y^2.
+template <class D>
+HWY_INLINE hn::Vec<D> MassOverCube(D d, hn::Vec<D> m, hn::Vec<D> r2) {
+  using T = hn::TFromD<D>;
+  constexpr int kDegree = SeriesDegree<T>();
+  const auto y = RsqrtSeed(d, r2);
+  const auto y2 = hn::Mul(y, y);
+  const auto e = hn::NegMulAdd(r2, y2, hn::Set(d, T(1)));
+  const auto my3 = hn::Mul(hn::Mul(m, y), y2);
+  auto p = hn::Set(d, T(kSeries[kDegree]));
+  for (int k = kDegree - 1; k >= 1; --k) p = hn::MulAdd(p, e, hn::Set(d, T(kSeries[k])));
+  return hn::MulAdd(hn::Mul(my3, e), p, my3);
+}
+
+// Two registers of targets per pass over the sources: each source's broadcasts serve both, and the two
+// independent chains keep the FMA pipes full.
+template <class T>
+void BlockAccelerations(const T* HWY_RESTRICT tx, const T* HWY_RESTRICT ty, const T* HWY_RESTRICT tz,
+                        SimdForceSources<T> s, T softening_squared, T* HWY_RESTRICT ax, T* HWY_RESTRICT ay,
+                        T* HWY_RESTRICT az) {
+  const hn::ScalableTag<T> d;
+  const std::size_t lanes = hn::Lanes(d);
+  const auto eps2 = hn::Set(d, softening_squared);
+  for (std::size_t i = 0; i < static_cast<std::size_t>(kSimdBlock); i += 2 * lanes) {
+    const auto x0 = hn::Load(d, tx + i), y0 = hn::Load(d, ty + i), z0 = hn::Load(d, tz + i);
+    const auto x1 = hn::Load(d, tx + i + lanes), y1 = hn::Load(d, ty + i + lanes), z1 = hn::Load(d, tz + i + lanes);
+    auto ax0 = hn::Zero(d), ay0 = hn::Zero(d), az0 = hn::Zero(d);
+    auto ax1 = hn::Zero(d), ay1 = hn::Zero(d), az1 = hn::Zero(d);
+    for (int j = 0; j < s.count; ++j) {
+      const auto xj = hn::Set(d, s.x[j]), yj = hn::Set(d, s.y[j]), zj = hn::Set(d, s.z[j]);
+      const auto mj = hn::Set(d, s.m[j]);
+      const auto dx0 = hn::Sub(xj, x0), dy0 = hn::Sub(yj, y0), dz0 = hn::Sub(zj, z0);
+      const auto dx1 = hn::Sub(xj, x1), dy1 = hn::Sub(yj, y1), dz1 = hn::Sub(zj, z1);
+      // Softening first, then x, y, z: the scalar reference's order of the sum.
+      const auto r0 = hn::MulAdd(dz0, dz0, hn::MulAdd(dy0, dy0, hn::MulAdd(dx0, dx0, eps2)));
+      const auto r1 = hn::MulAdd(dz1, dz1, hn::MulAdd(dy1, dy1, hn::MulAdd(dx1, dx1, eps2)));
+      const auto s0 = MassOverCube(d, mj, r0);
+      const auto s1 = MassOverCube(d, mj, r1);
+      ax0 = hn::MulAdd(dx0, s0, ax0);
+      ay0 = hn::MulAdd(dy0, s0, ay0);
+      az0 = hn::MulAdd(dz0, s0, az0);
+      ax1 = hn::MulAdd(dx1, s1, ax1);
+      ay1 = hn::MulAdd(dy1, s1, ay1);
+      az1 = hn::MulAdd(dz1, s1, az1);
+    }
+    hn::Store(ax0, d, ax + i);
+    hn::Store(ay0, d, ay + i);
+    hn::Store(az0, d, az + i);
+    hn::Store(ax1, d, ax + i + lanes);
+    hn::Store(ay1, d, ay + i + lanes);
+    hn::Store(az1, d, az + i + lanes);
+  }
+}
+
+template <class T>
+void DriftSoa(T* HWY_RESTRICT x, T* HWY_RESTRICT y, T* HWY_RESTRICT z, const T* HWY_RESTRICT vx,
+              const T* HWY_RESTRICT vy, const T* HWY_RESTRICT vz, std::ptrdiff_t begin, std::ptrdiff_t end,
+              T dt) {
+  const hn::ScalableTag<T> d;
+  const std::ptrdiff_t lanes = static_cast<std::ptrdiff_t>(hn::Lanes(d));
+  const auto step = hn::Set(d, dt);
+  std::ptrdiff_t i = begin;
+  for (; i + lanes <= end; i += lanes) {
+    hn::StoreU(hn::Add(hn::LoadU(d, x + i), hn::Mul(hn::LoadU(d, vx + i), step)), d, x + i);
+    hn::StoreU(hn::Add(hn::LoadU(d, y + i), hn::Mul(hn::LoadU(d, vy + i), step)), d, y + i);
+    hn::StoreU(hn::Add(hn::LoadU(d, z + i), hn::Mul(hn::LoadU(d, vz + i), step)), d, z + i);
+  }
+  for (; i < end; ++i) {
+    x[i] = x[i] + vx[i] * dt;
+    y[i] = y[i] + vy[i] * dt;
+    z[i] = z[i] + vz[i] * dt;
+  }
+}
+
+template <class T>
+void DriftVec4(T* HWY_RESTRICT pos_mass, const T* HWY_RESTRICT vel, std::ptrdiff_t begin, std::ptrdiff_t end,
+               T dt) {
+  const hn::ScalableTag<T> d;
+  const hn::RebindToUnsigned<decltype(d)> du;
+  using U = hn::TFromD<decltype(du)>;
+  const std::ptrdiff_t lanes = static_cast<std::ptrdiff_t>(hn::Lanes(d));
+  const auto step = hn::Set(d, dt);
+  // Which lanes are w (mass, kept): a register starting at a multiple of 4 scalars, or (2 lanes) at 4k + 2.
+  const auto three = hn::Set(du, U(3));
+  const auto keep_at_0 = hn::RebindMask(d, hn::Eq(hn::And(hn::Iota(du, U(0)), three), three));
+  const auto keep_at_2 = hn::RebindMask(d, hn::Eq(hn::And(hn::Iota(du, U(2)), three), three));
+  std::ptrdiff_t k = 4 * begin;
+  const std::ptrdiff_t stop = 4 * end;
+  for (; k + lanes <= stop; k += lanes) {
+    const auto p = hn::LoadU(d, pos_mass + k);
+    const auto moved = hn::Add(p, hn::Mul(hn::LoadU(d, vel + k), step));
+    hn::StoreU(hn::IfThenElse((k & 3) == 0 ? keep_at_0 : keep_at_2, p, moved), d, pos_mass + k);
+  }
+  for (; k < stop; ++k)
+    if ((k & 3) != 3) pos_mass[k] = pos_mass[k] + vel[k] * dt;
+}
+
+// |v| as the scalar pack computes it: (vx^2 + vy^2) + vz^2, then the correctly rounded square root.
+template <class D>
+HWY_INLINE hn::Vec<D> Speed(hn::Vec<D> vx, hn::Vec<D> vy, hn::Vec<D> vz) {
+  return hn::Sqrt(hn::Add(hn::Add(hn::Mul(vx, vx), hn::Mul(vy, vy)), hn::Mul(vz, vz)));
+}
+
+template <class T>
+void PackOne(T x, T y, T z, T vx, T vy, T vz, float* out) {
+  out[0] = static_cast<float>(x);
+  out[1] = static_cast<float>(y);
+  out[2] = static_cast<float>(z);
+  out[3] = static_cast<float>(std::sqrt(vx * vx + vy * vy + vz * vz));
+}
+
+// Four registers of x, y, z, |v| into out: interleaved stores in fp32; in fp64 the lanes go through a small
+// array and are narrowed one by one (the 16-byte float records want half-width registers).
+template <class D>
+HWY_INLINE void StorePacked(D d, hn::Vec<D> x, hn::Vec<D> y, hn::Vec<D> z, hn::Vec<D> s, float* out) {
+  using T = hn::TFromD<D>;
+  if constexpr (sizeof(T) == sizeof(float)) {
+    hn::StoreInterleaved4(x, y, z, s, d, out);
+  } else {
+    constexpr std::size_t kMax = hn::MaxLanes(d);
+    HWY_ALIGN T lanes[4][kMax];
+    hn::Store(x, d, lanes[0]);
+    hn::Store(y, d, lanes[1]);
+    hn::Store(z, d, lanes[2]);
+    hn::Store(s, d, lanes[3]);
+    for (std::size_t l = 0; l < hn::Lanes(d); ++l)
+      for (int c = 0; c < 4; ++c) out[4 * l + static_cast<std::size_t>(c)] = static_cast<float>(lanes[c][l]);
+  }
+}
+
+template <class T>
+void PackSoa(const T* HWY_RESTRICT x, const T* HWY_RESTRICT y, const T* HWY_RESTRICT z,
+             const T* HWY_RESTRICT vx, const T* HWY_RESTRICT vy, const T* HWY_RESTRICT vz, std::ptrdiff_t begin,
+             std::ptrdiff_t end, float* HWY_RESTRICT out) {
+  const hn::ScalableTag<T> d;
+  const std::ptrdiff_t lanes = static_cast<std::ptrdiff_t>(hn::Lanes(d));
+  std::ptrdiff_t i = begin;
+  for (; i + lanes <= end; i += lanes) {
+    const auto s = Speed<decltype(d)>(hn::LoadU(d, vx + i), hn::LoadU(d, vy + i), hn::LoadU(d, vz + i));
+    StorePacked(d, hn::LoadU(d, x + i), hn::LoadU(d, y + i), hn::LoadU(d, z + i), s, out + 4 * i);
+  }
+  for (; i < end; ++i) PackOne(x[i], y[i], z[i], vx[i], vy[i], vz[i], out + 4 * i);
+}
+
+template <class T>
+void PackVec4(const T* HWY_RESTRICT pos_mass, const T* HWY_RESTRICT vel, std::ptrdiff_t begin,
+              std::ptrdiff_t end, float* HWY_RESTRICT out) {
+  const hn::ScalableTag<T> d;
+  const std::ptrdiff_t lanes = static_cast<std::ptrdiff_t>(hn::Lanes(d));
+  std::ptrdiff_t i = begin;
+  for (; i + lanes <= end; i += lanes) {
+    hn::Vec<decltype(d)> x, y, z, m, vx, vy, vz, w;
+    hn::LoadInterleaved4(d, pos_mass + 4 * i, x, y, z, m);
+    hn::LoadInterleaved4(d, vel + 4 * i, vx, vy, vz, w);
+    StorePacked(d, x, y, z, Speed<decltype(d)>(vx, vy, vz), out + 4 * i);
+  }
+  for (; i < end; ++i) {
+    const T* p = pos_mass + 4 * i;
+    const T* v = vel + 4 * i;
+    PackOne(p[0], p[1], p[2], v[0], v[1], v[2], out + 4 * i);
+  }
+}
+
+template <class T>
+SimdKernelsT<T> KernelsFor() {
+  return {&BlockAccelerations<T>, &DriftSoa<T>, &DriftVec4<T>, &PackSoa<T>, &PackVec4<T>};
+}
+
+SimdKernels MakeKernels() { return {KernelsFor<float>(), KernelsFor<double>()}; }
+
+}  // namespace HWY_NAMESPACE
+}  // namespace coalesce
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include <optional>
+
+namespace coalesce {
+
+HWY_EXPORT(MakeKernels);
+
+namespace {
+
+// Highway's bit for each SIMD row of kCpuTargetTable; 0 for the scalar reference.
+constexpr std::int64_t highway_bit(CpuTarget target) {
+  switch (target) {
+    case CpuTarget::Avx512:
+      return HWY_AVX3;
+    case CpuTarget::Avx2:
+      return HWY_AVX2;
+    case CpuTarget::Sse4:
+      return HWY_SSE4;
+    case CpuTarget::Scalar:
+      return 0;
+  }
+  return 0;
+}
+
+// This TU's table entry for one target: a local ChosenTarget (not Highway's process-wide one) picks it, so
+// two backends in one process may use different targets.
+SimdKernels kernels_of(CpuTarget target) {
+  hwy::ChosenTarget chosen;
+  chosen.Update(highway_bit(target));
+  return HWY_DISPATCH_TABLE(MakeKernels)[chosen.GetIndex()]();
+}
+
+struct AllKernels {
+  std::optional<SimdKernels> by_target[kCpuTargetCount];
+};
+
+const AllKernels& all_kernels() {
+  static const AllKernels all = [] {
+    AllKernels out;
+    for (const CpuTargetInfo& row : kCpuTargetTable)
+      if (row.target != CpuTarget::Scalar && cpu_target_supported(row.target))
+        out.by_target[static_cast<std::size_t>(row.target)] = kernels_of(row.target);
+    return out;
+  }();
+  return all;
+}
+
+}  // namespace
+
+bool cpu_target_supported(CpuTarget target) {
+  const std::int64_t bit = highway_bit(target);
+  if (bit == 0) return true;
+  return (HWY_TARGETS & bit) != 0 && (hwy::SupportedTargets() & bit) != 0;
+}
+
+CpuTarget best_cpu_target() {
+  for (const CpuTargetInfo& row : kCpuTargetTable)
+    if (cpu_target_supported(row.target)) return row.target;
+  return CpuTarget::Scalar;
+}
+
+std::string supported_cpu_targets_text() {
+  std::string out;
+  for (const CpuTargetInfo& row : kCpuTargetTable) {
+    if (!cpu_target_supported(row.target)) continue;
+    if (!out.empty()) out += ", ";
+    out += row.name;
+  }
+  return out;
+}
+
+const SimdKernels* simd_kernels(CpuTarget target) {
+  const auto& entry = all_kernels().by_target[static_cast<std::size_t>(target)];
+  return entry ? &*entry : nullptr;
+}
+
+}  // namespace coalesce
+#endif  // HWY_ONCE

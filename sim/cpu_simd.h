@@ -1,0 +1,59 @@
+// The CPU backend's vector loops, one set per SIMD target (sim/cpu_simd.cpp compiles the same source once
+// per target through Highway). They work on plain arrays: the backend stages what a layout stores into them
+// where the loop is compute-bound (forces), and hands the layout's own arrays where it is memory-bound
+// (integrate, pack). Arithmetic is the scalar reference's (sim/physics.h) except the force scale m / r^3,
+// which is the target's reciprocal-square-root seed refined by a series (bound in docs/kernels.md).
+#pragma once
+
+#include <cstddef>
+
+#include "sim/cpu_target.h"
+
+namespace coalesce {
+
+// Particles per force block: a multiple of every target's lanes in either precision (AVX-512 fp32 is 16),
+// and the unit the threads split the forces into.
+inline constexpr int kSimdBlock = 64;
+
+template <class Real>
+struct SimdForceSources {
+  const Real *x, *y, *z, *m;
+  int count;
+};
+
+template <class Real>
+struct SimdKernelsT {
+  // a_i = sum over j in order of m_j d / (|d|^2 + eps^2)^{3/2}, d = r_j - r_i, for kSimdBlock targets at
+  // (tx, ty, tz)[0, kSimdBlock) (64-byte aligned), written to (ax, ay, az)[0, kSimdBlock) (aligned too).
+  void (*block_accelerations)(const Real* tx, const Real* ty, const Real* tz, SimdForceSources<Real> sources,
+                              Real softening_squared, Real* ax, Real* ay, Real* az);
+  // x += v dt for particles [begin, end) of SoA rows (unaligned), exactly the scalar drift's rounding.
+  void (*drift_soa)(Real* x, Real* y, Real* z, const Real* vx, const Real* vy, const Real* vz,
+                    std::ptrdiff_t begin, std::ptrdiff_t end, Real dt);
+  // The same over (x, y, z, w) vectors: pos_mass and vel hold 4 scalars per particle, w is kept.
+  void (*drift_vec4)(Real* pos_mass, const Real* vel, std::ptrdiff_t begin, std::ptrdiff_t end, Real dt);
+  // out[4i..4i+3] = x, y, z, |v| as floats for [begin, end), bitwise the scalar pack's.
+  void (*pack_soa)(const Real* x, const Real* y, const Real* z, const Real* vx, const Real* vy,
+                   const Real* vz, std::ptrdiff_t begin, std::ptrdiff_t end, float* out);
+  void (*pack_vec4)(const Real* pos_mass, const Real* vel, std::ptrdiff_t begin, std::ptrdiff_t end,
+                    float* out);
+};
+
+struct SimdKernels {
+  SimdKernelsT<float> f32;
+  SimdKernelsT<double> f64;
+};
+
+// The loops compiled for `target`; null for CpuTarget::Scalar (the reference loops in sim/cpu_kernels.h)
+// and for a target this CPU does not run.
+const SimdKernels* simd_kernels(CpuTarget target);
+
+template <class Real>
+const SimdKernelsT<Real>& simd_kernels_for(const SimdKernels& kernels) {
+  if constexpr (sizeof(Real) == sizeof(float))
+    return kernels.f32;
+  else
+    return kernels.f64;
+}
+
+}  // namespace coalesce

@@ -1,0 +1,279 @@
+// Every SIMD target this machine runs, forced one by one, against the scalar reference loops: the force
+// scale within its stated ulps of the exact value, whole steps within the summation bound, drift and pack
+// bit for bit, and the layouts and thread counts bitwise alike on each target.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "sim/cpu_backend.h"
+#include "sim/cpu_simd.h"
+#include "sim/physics.h"
+#include "tests/support/test_random.h"
+
+namespace coalesce {
+namespace {
+
+using testing::TestRng;
+
+// The SIMD rows of kCpuTargetTable this CPU runs: each is tested, none is assumed.
+std::vector<CpuTarget> simd_targets_here() {
+  std::vector<CpuTarget> out;
+  for (const CpuTargetInfo& row : kCpuTargetTable)
+    if (row.target != CpuTarget::Scalar && cpu_target_supported(row.target)) out.push_back(row.target);
+  return out;
+}
+
+std::string name(CpuTarget target, Precision precision) {
+  return std::string(to_string(target)) + " " + std::string(to_string(precision));
+}
+
+SimParams all_pairs_params(TestRng& rng) {
+  SimParams p;
+  p.solver = Solver::AllPairs;
+  p.dt = rng.uniform(1e-4f, 2e-3f);
+  p.softening = rng.uniform(0.01f, 0.2f);
+  return p;
+}
+
+SimParams attractor_params(TestRng& rng, int count) {
+  SimParams p;
+  p.solver = Solver::Attractors;
+  p.dt = rng.uniform(1e-4f, 2e-3f);
+  p.softening = rng.uniform(0.01f, 0.2f);
+  p.attractors.count = count;
+  for (int k = 0; k < count; ++k)
+    p.attractors.items[k] = {{rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-0.2f, 0.2f)},
+                             rng.uniform(0.1f, 1.0f), rng.uniform(0.0f, 1.5f), rng.uniform(-2, 2),
+                             rng.uniform(0, 6.28f)};
+  return p;
+}
+
+template <class Real>
+std::vector<ParticleRecord<Real>> step_once(const std::vector<ParticleRecord<Real>>& start, Layout layout,
+                                            Precision precision, CpuTarget target, const SimParams& params,
+                                            int threads = 2, int steps = 1) {
+  CpuBackend backend(static_cast<int>(start.size()), layout, threads, precision, target);
+  backend.upload(start);
+  for (int s = 0; s < steps; ++s) backend.step(params, s * static_cast<double>(params.dt));
+  if constexpr (sizeof(Real) == sizeof(float))
+    return backend.download();
+  else
+    return backend.download_f64();
+}
+
+template <class Real>
+std::vector<ParticleRecord<Real>> random_state(TestRng& rng, int n) {
+  const std::vector<Particle> narrow = testing::random_particles(rng, n);
+  if constexpr (sizeof(Real) == sizeof(float))
+    return narrow;
+  else
+    return testing::random_particles_wide(rng, n);
+}
+
+// The force scale: one source, so each target's acceleration is d x m / r^3 with no sum. Held to 6 ulps of
+// |a| against long double from the same inputs (the rounded differences, the seed's series and the
+// products; docs/kernels.md states the bound).
+template <class Real>
+void check_single_pair_scale(TestRng& rng, CpuTarget target) {
+  const SimdKernelsT<Real>& kernels = simd_kernels_for<Real>(*simd_kernels(target));
+  constexpr double kUlps = 6.0;
+  alignas(64) Real tx[kSimdBlock], ty[kSimdBlock], tz[kSimdBlock], ax[kSimdBlock], ay[kSimdBlock], az[kSimdBlock];
+  double worst = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    for (int i = 0; i < kSimdBlock; ++i) {
+      tx[i] = rng.uniform(-4, 4);
+      ty[i] = rng.uniform(-4, 4);
+      tz[i] = rng.uniform(-4, 4);
+    }
+    const Real sx = rng.uniform(-4, 4), sy = rng.uniform(-4, 4), sz = rng.uniform(-4, 4);
+    const Real sm = rng.uniform(1e-3f, 10.0f);
+    const Real eps = rng.uniform(1e-3f, 0.5f), eps2 = eps * eps;
+    kernels.block_accelerations(tx, ty, tz, {&sx, &sy, &sz, &sm, 1}, eps2, ax, ay, az);
+    for (int i = 0; i < kSimdBlock; ++i) {
+      const long double dx = (long double)sx - tx[i], dy = (long double)sy - ty[i], dz = (long double)sz - tz[i];
+      const long double r2 = (long double)eps2 + dx * dx + dy * dy + dz * dz;
+      const long double s = sm / (r2 * std::sqrt(r2));
+      const long double norm = s * std::sqrt(dx * dx + dy * dy + dz * dz);
+      const long double ulp = norm * std::numeric_limits<Real>::epsilon();
+      for (const auto& [got, want] : {std::pair{ax[i], dx * s}, std::pair{ay[i], dy * s}, std::pair{az[i], dz * s}})
+        worst = std::max(worst, static_cast<double>(std::fabs(got - want) / ulp));
+    }
+  }
+  EXPECT_LE(worst, kUlps) << name(target, sizeof(Real) == 4 ? Precision::Fp32 : Precision::Fp64)
+                          << ": worst component error in ulps of |a|";
+}
+
+TEST(CpuSimd, ForceScaleIsWithinSixUlpsOfExactOnEveryTarget) {
+  TestRng rng;
+  for (CpuTarget target : simd_targets_here()) {
+    check_single_pair_scale<float>(rng, target);
+    check_single_pair_scale<double>(rng, target);
+  }
+}
+
+// Sum over j of |m_j d / r^3| per component, in long double: the scale of each acceleration's rounding.
+template <class Real>
+std::vector<long double> magnitude_sums(const std::vector<ParticleRecord<Real>>& state, Real eps2) {
+  std::vector<long double> out(state.size());
+  for (std::size_t i = 0; i < state.size(); ++i)
+    for (const auto& pj : state) {
+      const long double dx = (long double)pj.x - state[i].x, dy = (long double)pj.y - state[i].y,
+                        dz = (long double)pj.z - state[i].z;
+      const long double r2 = (long double)eps2 + dx * dx + dy * dy + dz * dz;
+      out[i] += pj.mass / (r2 * std::sqrt(r2)) * (std::fabs(dx) + std::fabs(dy) + std::fabs(dz));
+    }
+  return out;
+}
+
+// One all-pairs step on each target against the scalar loop: the two sums see the same terms in the same
+// order, each term within 6 + 3 ulps (scale; the reference's sqrt, divide and products), so the velocities
+// differ by at most (9 + 2n) eps x the sum of |terms| x dt (both sums' rounding), plus an ulp of v each.
+template <class Real>
+void check_all_pairs_step(TestRng& rng, CpuTarget target, Precision precision) {
+  const int n = rng.uniform_int(1, 700);  // tails of every width
+  const auto state = random_state<Real>(rng, n);
+  const SimParams params = all_pairs_params(rng);
+  const Layout layout = testing::random_layout(rng);
+  const auto simd = step_once(state, layout, precision, target, params);
+  const auto reference = step_once(state, layout, precision, CpuTarget::Scalar, params);
+  const Real eps2 = softening_squared<Real>(params);
+  const auto sums = magnitude_sums(state, eps2);
+  const long double eps = std::numeric_limits<Real>::epsilon();
+  int bad = 0;
+  for (int i = 0; i < n; ++i) {
+    const auto& a = simd[static_cast<std::size_t>(i)];
+    const auto& b = reference[static_cast<std::size_t>(i)];
+    const long double v = std::fabs((long double)b.vx) + std::fabs((long double)b.vy) + std::fabs((long double)b.vz);
+    const long double bound = (9 + 2.0L * n) * eps * sums[static_cast<std::size_t>(i)] * params.dt + 2 * eps * v;
+    for (const auto& [x, y] : {std::pair{a.vx, b.vx}, std::pair{a.vy, b.vy}, std::pair{a.vz, b.vz}}) {
+      if (std::fabs((long double)x - y) > bound && ++bad <= 3) {
+        ADD_FAILURE() << name(target, precision) << " n=" << n << " i=" << i << ": " << x << " vs " << y
+                      << ", bound " << static_cast<double>(bound);
+      }
+    }
+    // Positions drift with each one's own velocity: equal wherever the velocities are.
+    if (a.vx == b.vx && a.vy == b.vy && a.vz == b.vz) {
+      EXPECT_TRUE(a.x == b.x && a.y == b.y && a.z == b.z);
+    }
+    EXPECT_EQ(a.mass, b.mass);
+  }
+}
+
+TEST(CpuSimd, AllPairsStepsMatchTheScalarReferenceOnEveryTarget) {
+  TestRng rng;
+  for (CpuTarget target : simd_targets_here()) {
+    check_all_pairs_step<float>(rng, target, Precision::Fp32);
+    check_all_pairs_step<double>(rng, target, Precision::Fp64);
+  }
+}
+
+// Attractors: at most 16 terms, so the summation part of the bound is small.
+template <class Real>
+void check_attractor_step(TestRng& rng, CpuTarget target, Precision precision) {
+  const int n = rng.uniform_int(1, 3000);
+  const auto state = random_state<Real>(rng, n);
+  const SimParams params = attractor_params(rng, rng.uniform_int(1, kMaxAttractors));
+  const Layout layout = testing::random_layout(rng);
+  const auto simd = step_once(state, layout, precision, target, params, 2, 3);
+  const auto reference = step_once(state, layout, precision, CpuTarget::Scalar, params, 2, 3);
+  const long double eps = std::numeric_limits<Real>::epsilon();
+  long double total_mass = 0;
+  for (int k = 0; k < params.attractors.count; ++k) total_mass += params.attractors.items[k].mass;
+  const long double eps2 = softening_squared<Real>(params);
+  // |m d / r^3| <= m / (2 sqrt(3) / 9 ... ) is at most m x 0.385 / eps^2: a bound on each term.
+  const long double per_step = (9 + 2.0L * params.attractors.count) * eps * total_mass * 0.385L / eps2 * params.dt;
+  for (int i = 0; i < n; ++i) {
+    const auto& a = simd[static_cast<std::size_t>(i)];
+    const auto& b = reference[static_cast<std::size_t>(i)];
+    const long double v = std::fabs((long double)b.vx) + std::fabs((long double)b.vy) + std::fabs((long double)b.vz);
+    const long double bound = 3 * (per_step + 2 * eps * v);
+    ASSERT_LE(std::fabs((long double)a.vx - b.vx), bound) << name(target, precision) << " i=" << i;
+    ASSERT_LE(std::fabs((long double)a.vy - b.vy), bound) << name(target, precision) << " i=" << i;
+    ASSERT_LE(std::fabs((long double)a.vz - b.vz), bound) << name(target, precision) << " i=" << i;
+  }
+}
+
+TEST(CpuSimd, AttractorStepsMatchTheScalarReferenceOnEveryTarget) {
+  TestRng rng;
+  for (CpuTarget target : simd_targets_here()) {
+    check_attractor_step<float>(rng, target, Precision::Fp32);
+    check_attractor_step<double>(rng, target, Precision::Fp64);
+  }
+}
+
+// No attractors: the kick adds exactly 0, so one step is the drift alone, and it must be the scalar
+// drift's bits; pack then reads what drift wrote, and must be the scalar pack's bits in every layout.
+template <class Real>
+void check_drift_and_pack(TestRng& rng, CpuTarget target, Precision precision) {
+  const int n = rng.uniform_int(1, 5000);
+  const auto state = random_state<Real>(rng, n);
+  const SimParams params = attractor_params(rng, 0);
+  for (Layout layout : kAllLayouts) {
+    CpuBackend simd(n, layout, 2, precision, target), reference(n, layout, 2, precision, CpuTarget::Scalar);
+    std::vector<float> simd_out(4 * static_cast<std::size_t>(n)), reference_out(simd_out.size());
+    for (CpuBackend* b : {&simd, &reference}) {
+      b->upload(state);
+      b->step(params, 0.0);
+    }
+    simd.pack(PackVariant::Vector, simd_out.data(), MemorySpace::Host);
+    reference.pack(PackVariant::Vector, reference_out.data(), MemorySpace::Host);
+    const std::string where = name(target, precision) + " " + std::string(to_string(layout));
+    if constexpr (sizeof(Real) == sizeof(float))
+      EXPECT_TRUE(testing::bitwise_equal(simd.download(), reference.download())) << where;
+    else
+      EXPECT_TRUE(testing::bitwise_equal(simd.download_f64(), reference.download_f64())) << where;
+    EXPECT_EQ(std::memcmp(simd_out.data(), reference_out.data(), simd_out.size() * sizeof(float)), 0) << where;
+  }
+}
+
+TEST(CpuSimd, DriftAndPackAreBitwiseTheScalarLoopsOnEveryTarget) {
+  TestRng rng;
+  for (CpuTarget target : simd_targets_here()) {
+    check_drift_and_pack<float>(rng, target, Precision::Fp32);
+    check_drift_and_pack<double>(rng, target, Precision::Fp64);
+  }
+}
+
+// Within one target every layout is staged into the same rows and split into the same blocks, so layouts
+// and thread counts step bit for bit alike, as on the scalar loop.
+template <class Real>
+void check_layouts_and_threads_agree(TestRng& rng, CpuTarget target, Precision precision) {
+  const int n = rng.uniform_int(1, 600);
+  const auto state = random_state<Real>(rng, n);
+  const SimParams params = rng.uniform_int(0, 1) == 0 ? all_pairs_params(rng) : attractor_params(rng, 5);
+  const auto reference = step_once(state, Layout::AoS, precision, target, params, 2, 3);
+  for (Layout layout : kAllLayouts)
+    for (int threads : {1, 3})
+      EXPECT_TRUE(testing::bitwise_equal(step_once(state, layout, precision, target, params, threads, 3), reference))
+          << name(target, precision) << " " << to_string(layout) << ", " << threads << " threads";
+}
+
+TEST(CpuSimd, LayoutsAndThreadCountsStepBitwiseAlikeOnEveryTarget) {
+  TestRng rng;
+  for (CpuTarget target : simd_targets_here()) {
+    check_layouts_and_threads_agree<float>(rng, target, Precision::Fp32);
+    check_layouts_and_threads_agree<double>(rng, target, Precision::Fp64);
+  }
+}
+
+TEST(CpuSimd, TheBestTargetIsTheWidestSupportedAndTheScalarLoopRunsEverywhere) {
+  EXPECT_TRUE(cpu_target_supported(CpuTarget::Scalar));
+  EXPECT_EQ(simd_kernels(CpuTarget::Scalar), nullptr);
+  const CpuTarget best = best_cpu_target();
+  for (const CpuTargetInfo& row : kCpuTargetTable) {
+    if (row.target == best) break;
+    EXPECT_FALSE(cpu_target_supported(row.target)) << row.name << " is supported and wider than " << to_string(best);
+  }
+  for (const CpuTargetInfo& row : kCpuTargetTable) {
+    if (cpu_target_supported(row.target)) continue;
+    EXPECT_THROW(CpuBackend(16, Layout::SoA, 1, Precision::Fp32, row.target), std::invalid_argument) << row.name;
+  }
+  EXPECT_EQ(CpuBackend(16, Layout::SoA, 1).target(), best);
+}
+
+}  // namespace
+}  // namespace coalesce
