@@ -35,9 +35,11 @@ int random_stop_signal(TestRng& rng) {
   return kStopSignals[rng.uniform_int(0, 2)];
 }
 
+// The scalar reference loop: its all-pairs steps take seconds at these N, so the tests' signals land
+// inside a step (the SIMD loops would finish one in a fraction of a second).
 Args endless_steps(int particles, const std::string& state) {
-  return {"--backend", "cpu",          "--scene", "plummer", "--particles", std::to_string(particles),
-          "--steps",   "1000000000",   "--save-state", state};
+  return {"--backend",  "cpu",        "--cpu-target",   "scalar", "--scene", "plummer",
+          "--particles", std::to_string(particles), "--steps", "1000000000", "--save-state", state};
 }
 
 std::string first_stop_line(int signal) {
