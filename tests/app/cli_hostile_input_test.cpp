@@ -160,8 +160,9 @@ TEST(CliHostileInput, CtrlCStopsStepsAndSavesTheState) {
   interrupt.on_started = [](pid_t pid) {
     if (wait_for_sigint_handler(pid, kQuick)) ::kill(pid, SIGINT);
   };
-  const ProcessResult r = run_coalesce({"--backend", "cpu", "--scene", "plummer", "--particles",
-                                        std::to_string(n), "--steps", "1000000000", "--save-state", state},
+  const ProcessResult r = run_coalesce({"--backend", "cpu", "--cpu-target", "scalar", "--scene", "plummer",
+                                        "--particles", std::to_string(n), "--steps", "1000000000", "--save-state",
+                                        state},
                                        kQuick * 3, interrupt);
   EXPECT_EQ(r.exit_code, 130) << r.err;
   EXPECT_NE(r.err.find("interrupted (SIGINT): stopping after this step"), std::string::npos) << r.err;
@@ -184,13 +185,15 @@ TEST(CliHostileInput, SecondCtrlCExitsAtOnceAndSavesNothing) {
     ::usleep(200 * 1000);
     ::kill(pid, SIGINT);
   };
-  // All-pairs on the CPU at 60000 bodies per 2 hardware threads' worth: one step takes seconds on any
-  // machine (N^2 work over the threads), so both signals land inside the first. A fixed 60000 took 0.75 s
+  // All-pairs on the CPU's scalar reference loop at 60000 bodies per 2 hardware threads' worth: one step
+  // takes seconds on any machine (N^2 work over the threads), so both signals land inside the first (the
+  // SIMD loops would finish a step in a fraction of a second). A fixed 60000 took 0.75 s
   // a step on the 16 threads of the H200 machine, and the second signal sometimes came after it.
   const unsigned threads = std::max(2u, std::thread::hardware_concurrency());
   const int n = static_cast<int>(60000 * std::sqrt(threads / 2.0));
-  const ProcessResult r = run_coalesce({"--backend", "cpu", "--scene", "plummer", "--particles",
-                                        std::to_string(n), "--steps", "1000000000", "--save-state", state},
+  const ProcessResult r = run_coalesce({"--backend", "cpu", "--cpu-target", "scalar", "--scene", "plummer",
+                                        "--particles", std::to_string(n), "--steps", "1000000000", "--save-state",
+                                        state},
                                        kQuick * 3, interrupt);
   EXPECT_EQ(r.exit_code, 130) << r.err;
   EXPECT_NE(r.err.find("interrupted again (SIGINT), exiting now: --save-state " + state + " was not written"),
