@@ -27,9 +27,13 @@ int resolve_threads(int threads) {
 
 CpuTarget checked_target(CpuTarget target) {
   if (!cpu_target_supported(target))
-    throw std::invalid_argument("CpuBackend: this CPU does not run " + std::string(cpu_target_info(target).label) +
-                                " (it runs: " + supported_cpu_targets_text() + ")");
+    throw std::invalid_argument("CpuBackend: " + unsupported_cpu_target_text(target));
   return target;
+}
+
+// The state buffer's length in its 32-byte elements for n particles of a format.
+std::size_t state_words(Layout layout, Precision precision, int n) {
+  return (state_bytes(layout, precision, n) + sizeof(Double4) - 1) / sizeof(Double4);
 }
 
 int checked_count(int particles) {
@@ -70,9 +74,8 @@ void CpuBackend::store(const std::vector<ParticleRecord<Real>>& particles) {
   if (static_cast<int>(particles.size()) != m_n)
     throw std::invalid_argument("CpuBackend::upload: expected " + std::to_string(m_n) + " particles, got " +
                                 std::to_string(particles.size()));
-  const std::size_t words = (state_bytes(m_layout, m_precision, m_n) + sizeof(Double4) - 1) / sizeof(Double4);
   std::vector<Double4>().swap(m_state);  // the old format's buffer goes before the new one is made
-  m_state.resize(words);
+  m_state.resize(state_words(m_layout, m_precision, m_n));
   with_view(state(), [&](const auto& view) {
     using Stored = typename std::decay_t<decltype(view)>::Scalar;
     for (int i = 0; i < m_n; ++i) view.store(i, record_cast<Stored>(particles[static_cast<std::size_t>(i)]));
@@ -99,8 +102,7 @@ void CpuBackend::set_layout(Layout layout) {
   const Layout from = m_layout;
   // Straight from the old buffer to the new one, every thread a range of particles: bitwise (records are
   // moved, not computed), and no canonical copy in between.
-  const std::size_t words = (state_bytes(layout, m_precision, m_n) + sizeof(Double4) - 1) / sizeof(Double4);
-  std::vector<Double4> next(words);
+  std::vector<Double4> next(state_words(layout, m_precision, m_n));
   with_view(state(), [&](const auto& old_view) {
     with_view(make_state_views(layout, m_precision, next.data(), m_n), [&](const auto& new_view) {
       using Old = typename std::decay_t<decltype(old_view)>::Scalar;

@@ -46,8 +46,11 @@ struct CpuFacts {
   // as in AMD Zen 2 to 4 and Intel's client cores. Adds run on other pipes on AMD (docs/perf.md).
   int fp_pipes = 2;
   int fp_pipe_bits = 256;
-  std::array<CpuForceLoop, kPrecisionCount> force_loops{};  // by Precision
+  std::array<CpuForceLoop, kPrecisionCount> force_loops{};  // by Precision: force_loop(precision)
   CpuCopyMethod copy;
+
+  const CpuForceLoop& force_loop(Precision p) const { return force_loops[static_cast<std::size_t>(p)]; }
+  CpuForceLoop& force_loop(Precision p) { return force_loops[static_cast<std::size_t>(p)]; }
 };
 
 }  // namespace coalesce

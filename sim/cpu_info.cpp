@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "sim/cpu_target.h"
+#include "sim/layout_storage.h"
 #include "sim/thread_pool.h"
 
 namespace coalesce {
@@ -52,7 +53,7 @@ constexpr LoopCount kLoopCounts[kCpuTargetCount][kPrecisionCount] = {
 // particle in the scalar one.
 int interactions_per_iteration(CpuTarget target, Precision precision) {
   if (target == CpuTarget::Scalar) return 1;
-  return 2 * cpu_target_lanes(target, precision == Precision::Fp32 ? sizeof(float) : sizeof(double));
+  return 2 * cpu_target_lanes(target, scalar_bytes(precision));
 }
 
 std::string first_line(const std::string& path) {
@@ -243,14 +244,16 @@ std::optional<std::size_t> parse_cache_size(const std::string& text) {
   return std::nullopt;
 }
 
+int cpu_instruction_bits(const CpuFacts& f, Precision precision) {
+  return f.vector_bits > 0 ? f.vector_bits : 8 * static_cast<int>(scalar_bytes(precision));
+}
+
 double fp_pipe_instructions_per_cycle(const CpuFacts& f, Precision precision) {
-  const int lane_bits = precision == Precision::Fp32 ? 32 : 64;
-  const int bits = f.vector_bits > 0 ? f.vector_bits : lane_bits;
-  return f.fp_pipes * std::min(1.0, static_cast<double>(f.fp_pipe_bits) / bits);
+  return f.fp_pipes * std::min(1.0, static_cast<double>(f.fp_pipe_bits) / cpu_instruction_bits(f, precision));
 }
 
 std::optional<double> cpu_issue_limit(const CpuFacts& f, Precision precision) {
-  const CpuForceLoop& loop = f.force_loops[static_cast<std::size_t>(precision)];
+  const CpuForceLoop& loop = f.force_loop(precision);
   if (!f.clock_mhz || !loop.fp_pipe_instructions || *loop.fp_pipe_instructions <= 0) return std::nullopt;
   const int cores = std::min(f.threads, f.cores.value_or(f.threads));
   return cores * *f.clock_mhz * 1e6 * fp_pipe_instructions_per_cycle(f, precision) *
@@ -278,7 +281,7 @@ CpuFacts cpu_facts(CpuTarget target) {
                 std::to_string(interactions_per_iteration(target, Precision::Fp64)) +
                 " fp64 interactions per iteration, m/r^3 from the target's rsqrt seed and a series";
   for (const PrecisionInfo& p : kPrecisionTable) {
-    CpuForceLoop& loop = f.force_loops[static_cast<std::size_t>(p.precision)];
+    CpuForceLoop& loop = f.force_loop(p.precision);
     loop.interactions_per_iteration = interactions_per_iteration(target, p.precision);
     const LoopCount count =
         kLoopCounts[static_cast<std::size_t>(target)][static_cast<std::size_t>(p.precision)];

@@ -30,6 +30,9 @@ std::size_t cpu_copy_buffer_bytes(std::optional<std::size_t> last_level_cache_by
 // A sysfs cache size ("32768K", "1M", "512") in bytes; none when it is not one.
 std::optional<std::size_t> parse_cache_size(const std::string& text);
 
+// Bits of one force-loop instruction: the target's register, or the precision's scalar in the scalar loop.
+int cpu_instruction_bits(const CpuFacts& facts, Precision precision);
+
 // Multiply-class instructions a core issues per cycle on the assumed pipes: fp_pipes, halved for each
 // doubling of the register past fp_pipe_bits (AVX-512 on 256-bit pipes); scalar and narrower: fp_pipes.
 double fp_pipe_instructions_per_cycle(const CpuFacts& facts, Precision precision);

@@ -297,6 +297,11 @@ std::string supported_cpu_targets_text() {
   return out;
 }
 
+std::string unsupported_cpu_target_text(CpuTarget target) {
+  return "this CPU does not run " + std::string(cpu_target_info(target).label) + " (it runs " +
+         supported_cpu_targets_text() + ")";
+}
+
 const SimdKernels* simd_kernels(CpuTarget target) {
   const auto& entry = all_kernels().by_target[static_cast<std::size_t>(target)];
   return entry ? &*entry : nullptr;

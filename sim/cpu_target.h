@@ -61,6 +61,9 @@ CpuTarget best_cpu_target();
 // Every supported row's name, widest first: "avx512, avx2, sse4, scalar".
 std::string supported_cpu_targets_text();
 
+// Why `target` cannot be used here: "this CPU does not run AVX-512 (it runs avx2, sse4, scalar)".
+std::string unsupported_cpu_target_text(CpuTarget target);
+
 namespace detail {
 template <std::size_t... I>
 constexpr bool cpu_targets_in_order(std::index_sequence<I...>) {

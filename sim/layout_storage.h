@@ -62,6 +62,13 @@ template <class Fn>
 void with_precision(Precision precision, Fn&& fn) {
   detail::visit_precision(precision, fn, std::make_index_sequence<kPrecisionCount>{});
 }
+// Bytes of one scalar of `precision`: sizeof its row's RealFor.
+inline std::size_t scalar_bytes(Precision precision) {
+  std::size_t bytes = 0;
+  with_precision(precision, [&](auto p) { bytes = sizeof(RealFor<decltype(p)::value>); });
+  return bytes;
+}
+
 // Calls fn(View{}) with the view type of one cell of the layout x precision table (its members unset):
 // every cell of both tables is instantiated, so a row of either without a view does not compile.
 template <class Fn>

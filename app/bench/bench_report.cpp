@@ -15,7 +15,7 @@ namespace {
 // limit is unknown.
 std::optional<double> percent_of_issue_limit(const BenchRow& row, const DeviceInfo& d) {
   if (!d.cpu || row.solver != Solver::AllPairs || row.interactions <= 0) return std::nullopt;
-  const auto& limit = d.cpu->force_loops[static_cast<std::size_t>(row.precision)].issue_limit;
+  const auto& limit = d.cpu->force_loop(row.precision).issue_limit;
   if (!limit || *limit <= 0) return std::nullopt;
   return 100.0 * row.interactions_per_second / *limit;
 }

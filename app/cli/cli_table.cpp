@@ -44,9 +44,8 @@ void set_cpu_target(Options& o, std::string_view v, const ValueContext& c) {
   const auto target = parse_cpu_target_name(v);
   if (!target) throw UsageError(bad_choice(c, v, kCpuTargetChoices));
   if (!cpu_target_supported(*target))
-    throw UsageError(std::string(c.flag) + " " + std::string(v) + ": this CPU does not run " +
-                     std::string(cpu_target_info(*target).label) + " (it runs " + supported_cpu_targets_text() +
-                     "); use --cpu-target best");
+    throw UsageError(std::string(c.flag) + " " + std::string(v) + ": " + unsupported_cpu_target_text(*target) +
+                     "; use --cpu-target best");
   o.cpu_target = *target;
 }
 

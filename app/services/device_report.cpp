@@ -34,7 +34,7 @@ std::string mib(std::size_t bytes) {
 nlohmann::json force_loops_json(const CpuFacts& c) {
   nlohmann::json out = nlohmann::json::object();
   for (const PrecisionInfo& p : kPrecisionTable) {
-    const CpuForceLoop& loop = c.force_loops[static_cast<std::size_t>(p.precision)];
+    const CpuForceLoop& loop = c.force_loop(p.precision);
     out[std::string(p.name)] = {{"interactions_per_iteration", loop.interactions_per_iteration},
                                 {"instructions_per_iteration", or_null(loop.instructions_per_iteration)},
                                 {"fp_pipe_instructions", or_null(loop.fp_pipe_instructions)},
@@ -84,7 +84,7 @@ std::vector<std::string> cpu_header_lines(const DeviceInfo& d, const CpuFacts& c
                   (c.clock_mhz ? fixed("%.0f MHz", *c.clock_mhz) + ", " + c.clock_source : "unknown"));
   lines.push_back("SIMD: " + c.simd + " | force loop: " + c.simd_use);
   for (const PrecisionInfo& p : kPrecisionTable) {
-    const CpuForceLoop& loop = c.force_loops[static_cast<std::size_t>(p.precision)];
+    const CpuForceLoop& loop = c.force_loop(p.precision);
     lines.push_back(std::string(p.name) + " issue limit " +
                     (loop.issue_limit ? fixed("%.3e", *loop.issue_limit) + " interactions/s = " : "unknown: ") +
                     issue_limit_formula(c, p.precision));
@@ -135,9 +135,9 @@ std::string copy_ceiling_method(const DeviceInfo& d) {
 }
 
 std::string issue_limit_formula(const CpuFacts& c, Precision precision) {
-  const CpuForceLoop& loop = c.force_loops[static_cast<std::size_t>(precision)];
+  const CpuForceLoop& loop = c.force_loop(precision);
   const int cores = std::min(c.threads, c.cores.value_or(c.threads));
-  const int bits = c.vector_bits > 0 ? c.vector_bits : 8 * static_cast<int>(precision == Precision::Fp32 ? 4 : 8);
+  const int bits = cpu_instruction_bits(c, precision);
   std::string loop_text = loop.instructions_per_iteration
                               ? " (of " + std::to_string(*loop.instructions_per_iteration) + " instructions)"
                               : std::string();

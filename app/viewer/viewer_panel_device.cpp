@@ -33,7 +33,7 @@ void draw_device_section(const ViewerModel& model) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", cpu.simd_use.c_str());
     // The limit of the precision the state is in now: fp64 has half the lanes and a longer series.
     const Precision precision = backend.precision();
-    const auto& limit = cpu.force_loops[static_cast<std::size_t>(precision)].issue_limit;
+    const auto& limit = cpu.force_loop(precision).issue_limit;
     if (limit) {
       ImGui::Text("issue limit %.3g interactions/s (%s)", *limit, std::string(to_string(precision)).c_str());
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", issue_limit_formula(cpu, precision).c_str());

@@ -46,7 +46,7 @@ TEST(CpuInfo, IssueLimitFollowsItsFormulaAndIsUnknownWithoutItsTerms) {
   f.fp_pipe_bits = 128 << rng.uniform_int(0, 2);        // 128, 256 or 512
   f.vector_bits = rng.uniform_int(0, 1) * (128 << rng.uniform_int(0, 2));  // scalar, or a register
   const Precision precision = rng.uniform_int(0, 1) == 0 ? Precision::Fp32 : Precision::Fp64;
-  CpuForceLoop& loop = f.force_loops[static_cast<std::size_t>(precision)];
+  CpuForceLoop& loop = f.force_loop(precision);
   loop.interactions_per_iteration = rng.uniform_int(1, 32);
   loop.fp_pipe_instructions = rng.uniform_int(5, 60);
   const double cores = std::min(f.threads, *f.cores);
@@ -62,7 +62,7 @@ TEST(CpuInfo, IssueLimitFollowsItsFormulaAndIsUnknownWithoutItsTerms) {
   no_clock.clock_mhz.reset();
   EXPECT_FALSE(cpu_issue_limit(no_clock, precision));
   CpuFacts uncounted = f;
-  uncounted.force_loops[static_cast<std::size_t>(precision)].fp_pipe_instructions.reset();
+  uncounted.force_loop(precision).fp_pipe_instructions.reset();
   EXPECT_FALSE(cpu_issue_limit(uncounted, precision));
 }
 
@@ -78,7 +78,7 @@ TEST(CpuInfo, ThisMachinesFactsHangTogether) {
     if (!cpu_target_supported(row.target)) continue;
     const CpuFacts t = cpu_facts(row.target);
     EXPECT_EQ(t.target, row.name);
-    for (Precision p : kAllPrecisions) EXPECT_EQ(t.force_loops[static_cast<std::size_t>(p)].issue_limit, cpu_issue_limit(t, p));
+    for (Precision p : kAllPrecisions) EXPECT_EQ(t.force_loop(p).issue_limit, cpu_issue_limit(t, p));
   }
   EXPECT_EQ(f.clock_mhz.has_value(), !f.clock_source.empty());
   const DeviceInfo d = cpu_device_info();

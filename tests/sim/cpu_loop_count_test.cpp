@@ -15,7 +15,7 @@ namespace {
 
 TEST(CpuLoopCount, TheLimitCountsTheLoopsThisBuildCompiled) {
   const CpuFacts avx512 = cpu_facts(CpuTarget::Avx512);
-  if (!avx512.force_loops[0].instructions_per_iteration)
+  if (!avx512.force_loop(Precision::Fp32).instructions_per_iteration)
     GTEST_SKIP() << "skipped: this compiler's loops are not counted (sim/cpu_info.cpp), so the limit is unknown";
   // A binary carried to another machine (the GPU machine's runs) has no build tree beside it.
   if (::access(COALESCE_SIMD_OBJECT, R_OK) != 0)
@@ -30,7 +30,7 @@ TEST(CpuLoopCount, TheLimitCountsTheLoopsThisBuildCompiled) {
     const auto row = parse_cpu_target_name(target);
     const auto p = parse_precision(precision);
     ASSERT_TRUE(row && p) << r.out;
-    const CpuForceLoop& loop = cpu_facts(*row).force_loops[static_cast<std::size_t>(*p)];
+    const CpuForceLoop& loop = cpu_facts(*row).force_loop(*p);
     EXPECT_EQ(loop.instructions_per_iteration, instructions) << target << " " << precision;
     EXPECT_EQ(loop.fp_pipe_instructions, multiply_class) << target << " " << precision;
     ++seen;

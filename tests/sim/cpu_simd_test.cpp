@@ -27,8 +27,21 @@ std::vector<CpuTarget> simd_targets_here() {
   return out;
 }
 
-std::string name(CpuTarget target, Precision precision) {
-  return std::string(to_string(target)) + " " + std::string(to_string(precision));
+template <class Real>
+constexpr Precision kPrecisionOf = sizeof(Real) == sizeof(float) ? Precision::Fp32 : Precision::Fp64;
+
+// Calls check(target, Real{}) for every SIMD target here in fp32 and fp64.
+template <class Check>
+void for_every_simd_target(Check&& check) {
+  for (CpuTarget target : simd_targets_here()) {
+    check(target, float{});
+    check(target, double{});
+  }
+}
+
+template <class Real>
+std::string name(CpuTarget target) {
+  return std::string(to_string(target)) + " " + std::string(to_string(kPrecisionOf<Real>));
 }
 
 SimParams all_pairs_params(TestRng& rng) {
@@ -52,17 +65,14 @@ SimParams attractor_params(TestRng& rng, int count) {
   return p;
 }
 
+// The state after `steps` steps, widened to double (exact in either precision).
 template <class Real>
-std::vector<ParticleRecord<Real>> step_once(const std::vector<ParticleRecord<Real>>& start, Layout layout,
-                                            Precision precision, CpuTarget target, const SimParams& params,
-                                            int threads = 2, int steps = 1) {
-  CpuBackend backend(static_cast<int>(start.size()), layout, threads, precision, target);
+std::vector<ParticleF64> step_once(const std::vector<ParticleRecord<Real>>& start, Layout layout, CpuTarget target,
+                                   const SimParams& params, int threads = 2, int steps = 1) {
+  CpuBackend backend(static_cast<int>(start.size()), layout, threads, kPrecisionOf<Real>, target);
   backend.upload(start);
   for (int s = 0; s < steps; ++s) backend.step(params, s * static_cast<double>(params.dt));
-  if constexpr (sizeof(Real) == sizeof(float))
-    return backend.download();
-  else
-    return backend.download_f64();
+  return backend.download_f64();
 }
 
 template <class Real>
@@ -103,16 +113,12 @@ void check_single_pair_scale(TestRng& rng, CpuTarget target) {
         worst = std::max(worst, static_cast<double>(std::fabs(got - want) / ulp));
     }
   }
-  EXPECT_LE(worst, kUlps) << name(target, sizeof(Real) == 4 ? Precision::Fp32 : Precision::Fp64)
-                          << ": worst component error in ulps of |a|";
+  EXPECT_LE(worst, kUlps) << name<Real>(target) << ": worst component error in ulps of |a|";
 }
 
 TEST(CpuSimd, ForceScaleIsWithinSixUlpsOfExactOnEveryTarget) {
   TestRng rng;
-  for (CpuTarget target : simd_targets_here()) {
-    check_single_pair_scale<float>(rng, target);
-    check_single_pair_scale<double>(rng, target);
-  }
+  for_every_simd_target([&](CpuTarget target, auto real) { check_single_pair_scale<decltype(real)>(rng, target); });
 }
 
 // Sum over j of |m_j d / r^3| per component, in long double: the scale of each acceleration's rounding.
@@ -133,13 +139,13 @@ std::vector<long double> magnitude_sums(const std::vector<ParticleRecord<Real>>&
 // order, each term within 6 + 3 ulps (scale; the reference's sqrt, divide and products), so the velocities
 // differ by at most (9 + 2n) eps x the sum of |terms| x dt (both sums' rounding), plus an ulp of v each.
 template <class Real>
-void check_all_pairs_step(TestRng& rng, CpuTarget target, Precision precision) {
+void check_all_pairs_step(TestRng& rng, CpuTarget target) {
   const int n = rng.uniform_int(1, 700);  // tails of every width
   const auto state = random_state<Real>(rng, n);
   const SimParams params = all_pairs_params(rng);
   const Layout layout = testing::random_layout(rng);
-  const auto simd = step_once(state, layout, precision, target, params);
-  const auto reference = step_once(state, layout, precision, CpuTarget::Scalar, params);
+  const auto simd = step_once(state, layout, target, params);
+  const auto reference = step_once(state, layout, CpuTarget::Scalar, params);
   const Real eps2 = softening_squared<Real>(params);
   const auto sums = magnitude_sums(state, eps2);
   const long double eps = std::numeric_limits<Real>::epsilon();
@@ -151,7 +157,7 @@ void check_all_pairs_step(TestRng& rng, CpuTarget target, Precision precision) {
     const long double bound = (9 + 2.0L * n) * eps * sums[static_cast<std::size_t>(i)] * params.dt + 2 * eps * v;
     for (const auto& [x, y] : {std::pair{a.vx, b.vx}, std::pair{a.vy, b.vy}, std::pair{a.vz, b.vz}}) {
       if (std::fabs((long double)x - y) > bound && ++bad <= 3) {
-        ADD_FAILURE() << name(target, precision) << " n=" << n << " i=" << i << ": " << x << " vs " << y
+        ADD_FAILURE() << name<Real>(target) << " n=" << n << " i=" << i << ": " << x << " vs " << y
                       << ", bound " << static_cast<double>(bound);
       }
     }
@@ -165,21 +171,18 @@ void check_all_pairs_step(TestRng& rng, CpuTarget target, Precision precision) {
 
 TEST(CpuSimd, AllPairsStepsMatchTheScalarReferenceOnEveryTarget) {
   TestRng rng;
-  for (CpuTarget target : simd_targets_here()) {
-    check_all_pairs_step<float>(rng, target, Precision::Fp32);
-    check_all_pairs_step<double>(rng, target, Precision::Fp64);
-  }
+  for_every_simd_target([&](CpuTarget target, auto real) { check_all_pairs_step<decltype(real)>(rng, target); });
 }
 
 // Attractors: at most 16 terms, so the summation part of the bound is small.
 template <class Real>
-void check_attractor_step(TestRng& rng, CpuTarget target, Precision precision) {
+void check_attractor_step(TestRng& rng, CpuTarget target) {
   const int n = rng.uniform_int(1, 3000);
   const auto state = random_state<Real>(rng, n);
   const SimParams params = attractor_params(rng, rng.uniform_int(1, kMaxAttractors));
   const Layout layout = testing::random_layout(rng);
-  const auto simd = step_once(state, layout, precision, target, params, 2, 3);
-  const auto reference = step_once(state, layout, precision, CpuTarget::Scalar, params, 2, 3);
+  const auto simd = step_once(state, layout, target, params, 2, 3);
+  const auto reference = step_once(state, layout, CpuTarget::Scalar, params, 2, 3);
   const long double eps = std::numeric_limits<Real>::epsilon();
   long double total_mass = 0;
   for (int k = 0; k < params.attractors.count; ++k) total_mass += params.attractors.items[k].mass;
@@ -191,24 +194,22 @@ void check_attractor_step(TestRng& rng, CpuTarget target, Precision precision) {
     const auto& b = reference[static_cast<std::size_t>(i)];
     const long double v = std::fabs((long double)b.vx) + std::fabs((long double)b.vy) + std::fabs((long double)b.vz);
     const long double bound = 3 * (per_step + 2 * eps * v);
-    ASSERT_LE(std::fabs((long double)a.vx - b.vx), bound) << name(target, precision) << " i=" << i;
-    ASSERT_LE(std::fabs((long double)a.vy - b.vy), bound) << name(target, precision) << " i=" << i;
-    ASSERT_LE(std::fabs((long double)a.vz - b.vz), bound) << name(target, precision) << " i=" << i;
+    ASSERT_LE(std::fabs((long double)a.vx - b.vx), bound) << name<Real>(target) << " i=" << i;
+    ASSERT_LE(std::fabs((long double)a.vy - b.vy), bound) << name<Real>(target) << " i=" << i;
+    ASSERT_LE(std::fabs((long double)a.vz - b.vz), bound) << name<Real>(target) << " i=" << i;
   }
 }
 
 TEST(CpuSimd, AttractorStepsMatchTheScalarReferenceOnEveryTarget) {
   TestRng rng;
-  for (CpuTarget target : simd_targets_here()) {
-    check_attractor_step<float>(rng, target, Precision::Fp32);
-    check_attractor_step<double>(rng, target, Precision::Fp64);
-  }
+  for_every_simd_target([&](CpuTarget target, auto real) { check_attractor_step<decltype(real)>(rng, target); });
 }
 
 // No attractors: the kick adds exactly 0, so one step is the drift alone, and it must be the scalar
 // drift's bits; pack then reads what drift wrote, and must be the scalar pack's bits in every layout.
 template <class Real>
-void check_drift_and_pack(TestRng& rng, CpuTarget target, Precision precision) {
+void check_drift_and_pack(TestRng& rng, CpuTarget target) {
+  constexpr Precision precision = kPrecisionOf<Real>;
   const int n = rng.uniform_int(1, 5000);
   const auto state = random_state<Real>(rng, n);
   const SimParams params = attractor_params(rng, 0);
@@ -221,43 +222,35 @@ void check_drift_and_pack(TestRng& rng, CpuTarget target, Precision precision) {
     }
     simd.pack(PackVariant::Vector, simd_out.data(), MemorySpace::Host);
     reference.pack(PackVariant::Vector, reference_out.data(), MemorySpace::Host);
-    const std::string where = name(target, precision) + " " + std::string(to_string(layout));
-    if constexpr (sizeof(Real) == sizeof(float))
-      EXPECT_TRUE(testing::bitwise_equal(simd.download(), reference.download())) << where;
-    else
-      EXPECT_TRUE(testing::bitwise_equal(simd.download_f64(), reference.download_f64())) << where;
+    const std::string where = name<Real>(target) + " " + std::string(to_string(layout));
+    EXPECT_TRUE(testing::bitwise_equal(simd.download_f64(), reference.download_f64())) << where;
     EXPECT_EQ(std::memcmp(simd_out.data(), reference_out.data(), simd_out.size() * sizeof(float)), 0) << where;
   }
 }
 
 TEST(CpuSimd, DriftAndPackAreBitwiseTheScalarLoopsOnEveryTarget) {
   TestRng rng;
-  for (CpuTarget target : simd_targets_here()) {
-    check_drift_and_pack<float>(rng, target, Precision::Fp32);
-    check_drift_and_pack<double>(rng, target, Precision::Fp64);
-  }
+  for_every_simd_target([&](CpuTarget target, auto real) { check_drift_and_pack<decltype(real)>(rng, target); });
 }
 
 // Within one target every layout is staged into the same rows and split into the same blocks, so layouts
 // and thread counts step bit for bit alike, as on the scalar loop.
 template <class Real>
-void check_layouts_and_threads_agree(TestRng& rng, CpuTarget target, Precision precision) {
+void check_layouts_and_threads_agree(TestRng& rng, CpuTarget target) {
   const int n = rng.uniform_int(1, 600);
   const auto state = random_state<Real>(rng, n);
   const SimParams params = rng.uniform_int(0, 1) == 0 ? all_pairs_params(rng) : attractor_params(rng, 5);
-  const auto reference = step_once(state, Layout::AoS, precision, target, params, 2, 3);
+  const auto reference = step_once(state, Layout::AoS, target, params, 2, 3);
   for (Layout layout : kAllLayouts)
     for (int threads : {1, 3})
-      EXPECT_TRUE(testing::bitwise_equal(step_once(state, layout, precision, target, params, threads, 3), reference))
-          << name(target, precision) << " " << to_string(layout) << ", " << threads << " threads";
+      EXPECT_TRUE(testing::bitwise_equal(step_once(state, layout, target, params, threads, 3), reference))
+          << name<Real>(target) << " " << to_string(layout) << ", " << threads << " threads";
 }
 
 TEST(CpuSimd, LayoutsAndThreadCountsStepBitwiseAlikeOnEveryTarget) {
   TestRng rng;
-  for (CpuTarget target : simd_targets_here()) {
-    check_layouts_and_threads_agree<float>(rng, target, Precision::Fp32);
-    check_layouts_and_threads_agree<double>(rng, target, Precision::Fp64);
-  }
+  for_every_simd_target(
+      [&](CpuTarget target, auto real) { check_layouts_and_threads_agree<decltype(real)>(rng, target); });
 }
 
 TEST(CpuSimd, TheBestTargetIsTheWidestSupportedAndTheScalarLoopRunsEverywhere) {
