@@ -14,6 +14,7 @@
 #include "app/cli/cli.h"
 #include "tests/app/run_process.h"
 #include "tests/app/usage_error.h"
+#include "tests/support/float_text.h"
 #include "tests/support/temp_dir.h"
 #include "sim/errors.h"
 #include "sim/limits.h"
@@ -31,24 +32,24 @@ TEST(CliCapture, RandomGoodValuesLandInTheirFields) {
   for (int trial = 0; trial < 200; ++trial) {
     const int fps = rng.uniform_int(1, 240);
     const float seconds = rng.uniform(0.01f, 3600.0f);
-    const double yaw = rng.uniform(-720.0f, 720.0f), pitch = rng.uniform(-88.8f, 88.8f);
+    const float yaw = rng.uniform(-720.0f, 720.0f), pitch = rng.uniform(-88.8f, 88.8f);
     const float distance = rng.uniform(0.01f, 1000.0f), tx = rng.uniform(-50.0f, 50.0f);
     const float orbit = rng.uniform(-360.0f, 360.0f), brightness = rng.uniform(0.1f, 4.0f);
     const bool with_target = rng.uniform_int(0, 1) == 1;
-    std::string camera = std::to_string(yaw) + "," + std::to_string(pitch) + "," + std::to_string(distance);
-    if (with_target) camera += "," + std::to_string(tx) + ",0,-1.5";
+    std::string camera = float_text(yaw) + "," + float_text(pitch) + "," + float_text(distance);
+    if (with_target) camera += "," + float_text(tx) + ",0,-1.5";
     const Options o = parse_arguments({"--record", "out/clip.mp4", "--record-fps", std::to_string(fps),
-                                       "--record-seconds", std::to_string(seconds), "--camera", camera, "--orbit",
-                                       std::to_string(orbit), "--brightness", std::to_string(brightness),
+                                       "--record-seconds", float_text(seconds), "--camera", camera, "--orbit",
+                                       float_text(orbit), "--brightness", float_text(brightness),
                                        "--no-panel"});
     ASSERT_EQ(o.record, "out/clip.mp4");
     ASSERT_EQ(o.record_fps, fps);
     ASSERT_NEAR(*o.record_seconds, seconds, 1e-3 * seconds);
     ASSERT_TRUE(o.camera.has_value()) << camera;
-    EXPECT_NEAR(o.camera->yaw_degrees, yaw, 1e-5 * std::max(1.0, std::fabs(yaw))) << camera;
-    EXPECT_NEAR(o.camera->pitch_degrees, pitch, 1e-5 * std::max(1.0, std::fabs(pitch))) << camera;
+    EXPECT_NEAR(o.camera->yaw_degrees, yaw, 1e-6 * std::max(1.0f, std::fabs(yaw))) << camera;
+    EXPECT_NEAR(o.camera->pitch_degrees, pitch, 1e-6 * std::max(1.0f, std::fabs(pitch))) << camera;
     EXPECT_NEAR(o.camera->distance, distance, 1e-5f * distance) << camera;
-    EXPECT_FLOAT_EQ(o.camera->target[0], with_target ? std::stof(std::to_string(tx)) : 0.0f) << camera;
+    EXPECT_FLOAT_EQ(o.camera->target[0], with_target ? tx : 0.0f) << camera;
     EXPECT_FLOAT_EQ(o.camera->target[2], with_target ? -1.5f : 0.0f) << camera;
     EXPECT_NEAR(o.orbit_degrees_per_second, orbit, 1e-4f * std::max(1.0f, std::fabs(orbit)));
     EXPECT_NEAR(o.brightness, brightness, 1e-5f * brightness);

@@ -14,19 +14,15 @@
 #include "sim/layout.h"
 #include "sim/limits.h"
 #include "tests/app/usage_error.h"
+#include "tests/support/float_text.h"
 #include "tests/support/test_random.h"
 
 namespace coalesce {
 namespace {
 
 using testing::Args;
+using testing::float_text;
 using testing::usage_error;
-
-std::string float_text(float value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.9g", value);  // 9 digits: every float round-trips
-  return buffer;
-}
 
 TEST(CliParse, DefaultsWithNoArguments) {
   const Options o = parse_arguments({});
