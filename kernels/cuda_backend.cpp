@@ -159,7 +159,19 @@ void CudaBackend::set_layout(Layout layout) {
 void CudaBackend::kick(const SimParams& params, double time) {
   const double bytes = bytes_moved(KernelKind::Forces, m_layout, params.solver, m_n, m_precision);
   const double count = interactions(KernelKind::Forces, params.solver, m_n, params.attractors.count);
-  if (params.solver == Solver::AllPairs) {
+  if (params.solver == Solver::AllPairs && params.forces == ForceScheme::Mutual) {
+    const StateViews state = state_views();
+    if (m_mutual_n != m_n || m_mutual_precision != m_precision) {  // the tile search runs once per N
+      m_mutual_schedule = gpu::mutual_schedule(state);
+      m_mutual_n = m_n;
+      m_mutual_precision = m_precision;
+    }
+    if (m_force_partials.size() < m_mutual_schedule.partial_bytes)
+      m_force_partials = DeviceBuffer<unsigned char>(m_mutual_schedule.partial_bytes);
+    timed(KernelKind::Forces, m_layout, bytes, count, [&] {
+      gpu::mutual_kick(state, m_mutual_schedule, params, m_force_partials.data(), m_stream.get());
+    });
+  } else if (params.solver == Solver::AllPairs) {
     // Allocated on the first all-pairs step: the attractor solver never needs it.
     const StateViews state = state_views();
     const gpu::AllPairsSchedule schedule = gpu::all_pairs_schedule(state, state);

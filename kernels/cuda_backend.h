@@ -13,6 +13,7 @@
 
 #include "kernels/cuda_event.h"
 #include "kernels/device_buffer.h"
+#include "kernels/kernels.h"
 #include "kernels/launch_hold.h"
 #include "sim/layout_storage.h"
 #include "kernels/timing_ring.h"
@@ -88,7 +89,10 @@ class CudaBackend final : public Backend {
   CudaStream m_stream;
   DeviceBuffer<unsigned char> m_state;    // max_state_bytes(precision, N): any layout fits, in m_layout
   DeviceBuffer<unsigned char> m_scratch;  // same size: conversion target and staging
-  DeviceBuffer<unsigned char> m_force_partials;  // all-pairs partial sums (AllPairsSchedule::partial_bytes)
+  DeviceBuffer<unsigned char> m_force_partials;  // all-pairs partial sums (either scheme's partial_bytes)
+  gpu::MutualSchedule m_mutual_schedule;          // for m_mutual_n bodies in m_mutual_precision
+  int m_mutual_n = 0;
+  Precision m_mutual_precision = Precision::Fp32;
   TimingRing m_timings;
   LaunchHold m_hold;  // bench: launches queued behind it start back to back
   std::array<std::array<std::optional<PackVariant>, kLayoutCount>, kPrecisionCount> m_fastest_pack{};

@@ -7,6 +7,7 @@
 #include <cstddef>
 
 #include "sim/layout_storage.h"
+#include "sim/mutual_tiles.h"
 #include "sim/physics.h"
 #include "sim/sim_params.h"
 
@@ -30,6 +31,17 @@ AllPairsSchedule all_pairs_schedule(const StateViews& targets, const StateViews&
 // are written. eps^2 and dt in the state's precision (softening_squared<Real>, sim/sim_params.h).
 void all_pairs_kick(const StateViews& targets, const StateViews& sources, const AllPairsSchedule& schedule,
                     const SimParams& params, void* partials, cudaStream_t stream);
+// The mutual scheme's split (sim/mutual_tiles.h, tile size for this device's resident warps) and the
+// bytes of its partial sums, in the state's precision (kernels/forces_all_pairs_mutual.cu).
+struct MutualSchedule {
+  MutualTiles tiles;
+  std::size_t partial_bytes = 0;
+};
+MutualSchedule mutual_schedule(const StateViews& state);
+// v_i += dt * sum over j of the softened pull of body j on body i, each unordered pair evaluated once,
+// through `partials` (device memory of schedule.partial_bytes). Bitwise repeatable; the layouts agree.
+void mutual_kick(const StateViews& state, const MutualSchedule& schedule, const SimParams& params, void* partials,
+                 cudaStream_t stream);
 // v_i += dt * pull of the attractors at their positions at `time`, in the state's precision.
 void attractor_kick(const StateViews& state, const SimParams& params, double time, cudaStream_t stream);
 // x_i += v_i dt.

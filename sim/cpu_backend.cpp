@@ -10,6 +10,7 @@
 #include "sim/byte_counts.h"
 #include "sim/cpu_info.h"
 #include "sim/cpu_kernels.h"
+#include "sim/cpu_mutual.h"
 
 namespace coalesce {
 
@@ -220,10 +221,36 @@ void CpuBackend::simd_drift(const View& view, typename View::Scalar dt) {
   });
 }
 
+// Up to 16 tiles whatever the thread count (136 rectangles), so every thread count gives the same bits.
+constexpr int kCpuMutualTiles = 16;
+constexpr int kCpuMutualRow = 64;
+
+template <class View>
+void CpuBackend::mutual_forces(const View& view, const SimParams& params) {
+  using Real = typename View::Scalar;
+  const MutualTiles t = mutual_tiles_of_size(m_n, (m_n + kCpuMutualTiles - 1) / kCpuMutualTiles, kCpuMutualRow);
+  const std::size_t scalars = t.partial_scalars();
+  m_mutual_partials.resize((scalars * sizeof(Real) + sizeof(double) - 1) / sizeof(double));
+  Real* const partials = reinterpret_cast<Real*>(m_mutual_partials.data());
+  const Real eps2 = softening_squared<Real>(params);
+  const Real dt = params.dt;
+  m_pool.parallel_for(static_cast<int>(t.rectangles()), [&](int u0, int u1) {
+    for (int u = u0; u < u1; ++u) cpu::mutual_rectangle_sums(view, t, u, eps2, partials);
+  });
+  m_pool.parallel_for(m_n, [&](int begin, int end) {
+    for (int i = begin; i < end; ++i)
+      view.set_velocity(i, kick(view.velocity(i), cpu::mutual_acceleration(t, partials, i), dt));
+  });
+}
+
 void CpuBackend::step(const SimParams& params, double time) {
   auto start = std::chrono::steady_clock::now();
   with_view(state(), [&](const auto& view) {
     using Real = typename std::decay_t<decltype(view)>::Scalar;
+    if (params.solver == Solver::AllPairs && params.forces == ForceScheme::Mutual) {
+      mutual_forces(view, params);
+      return;
+    }
     if (m_simd) {
       simd_forces(view, params, time);
       return;

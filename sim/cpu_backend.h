@@ -74,6 +74,9 @@ class CpuBackend final : public Backend {
   void simd_forces(const View& view, const SimParams& params, double time);
   template <class View>
   void simd_drift(const View& view, typename View::Scalar dt);
+  // The mutual all-pairs scheme (sim/cpu_mutual.h), scalar on every target: the CUDA kernel's reference.
+  template <class View>
+  void mutual_forces(const View& view, const SimParams& params);
   // Rows x, y, z, m of `padded` scalars each, in m_scratch (grown when too small).
   template <class Real>
   Real* source_rows(std::size_t padded);
@@ -89,6 +92,7 @@ class CpuBackend final : public Backend {
   std::vector<KernelTiming> m_timings;
   AlignedBytes m_scratch;
   std::size_t m_scratch_bytes = 0;
+  std::vector<double> m_mutual_partials;  // the mutual scheme's slots, read as the state's scalar
 };
 
 }  // namespace coalesce

@@ -75,6 +75,23 @@ HOST_DEVICE inline void accumulate_pair(Vec3T<Real>& acc, Vec3T<Real> ri, Vec3T<
   acc.z += dz * s;
 }
 
+// The mutual scheme's pair: the difference, r^2 and r^-3 once (mass_over_cube with m = 1), then
+// a_i += m_j r^-3 d and a_j -= m_i r^-3 d, so each unordered pair is evaluated once for both bodies.
+template <class Real>
+HOST_DEVICE inline void accumulate_mutual_pair(Vec3T<Real>& acc_i, Vec3T<Real>& acc_j, Vec3T<Real> ri, Real mi,
+                                               Vec3T<Real> rj, Real mj, Real softening_squared) {
+  const Real dx = rj.x - ri.x, dy = rj.y - ri.y, dz = rj.z - ri.z;
+  const Real r2 = softening_squared + dx * dx + dy * dy + dz * dz;
+  const Real cube = mass_over_cube(Real(1), r2);
+  const Real si = mj * cube, sj = mi * cube;
+  acc_i.x += dx * si;
+  acc_i.y += dy * si;
+  acc_i.z += dz * si;
+  acc_j.x -= dx * sj;
+  acc_j.y -= dy * sj;
+  acc_j.z -= dz * sj;
+}
+
 HOST_DEVICE inline float cosine(float a) { return std::cos(a); }
 HOST_DEVICE inline double cosine(double a) { return std::cos(a); }
 HOST_DEVICE inline float sine(float a) { return std::sin(a); }

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "sim/force_scheme.h"
 #include "sim/layout.h"
 #include "sim/physics.h"
 
@@ -10,6 +11,7 @@ namespace coalesce {
 
 struct SimParams {
   Solver solver = Solver::AllPairs;
+  ForceScheme forces = ForceScheme::OneSided;  // how all-pairs evaluates its pairs
   float dt = 1e-3f;
   float softening = 0.05f;
   AttractorSet attractors{};  // used by Solver::Attractors

@@ -11,10 +11,12 @@ namespace coalesce {
 
 namespace {
 
-// A CPU all-pairs row's interactions/s as a share of its precision's issue limit; none elsewhere or when the
+// A CPU one-sided all-pairs row's interactions/s as a share of its precision's issue limit; none elsewhere or when the
 // limit is unknown.
 std::optional<double> percent_of_issue_limit(const BenchRow& row, const DeviceInfo& d) {
-  if (!d.cpu || row.solver != Solver::AllPairs || row.interactions <= 0) return std::nullopt;
+  // The limit counts the one-sided loop's instructions: the mutual scheme's rows (variant) have none.
+  if (!d.cpu || row.solver != Solver::AllPairs || row.interactions <= 0 || !row.variant.empty())
+    return std::nullopt;
   const auto& limit = d.cpu->force_loop(row.precision).issue_limit;
   if (!limit || *limit <= 0) return std::nullopt;
   return 100.0 * row.interactions_per_second / *limit;
@@ -47,6 +49,7 @@ void print_bench_table(const BenchResult& r, std::FILE* out) {
   if (!clocks.empty()) std::fprintf(out, "note: %s\n", clocks.c_str());
   std::fprintf(out, "%-10s %9s %-6s %-4s %-9s %-12s %10s %6s %9s %7s %14s", "solver", "N", "layout", "prec",
                "kernel", "variant", "median ms", "cv", "GB/s", "% copy", "interactions/s");
+  std::fprintf(out, " %10s", "pairs/s");
   if (d.cpu) std::fprintf(out, " %7s", "% limit");
   std::fprintf(out, counted ? " %5s %9s\n" : "\n", "hw/f", "sect/req");
   int noisy = 0;
@@ -65,6 +68,10 @@ void print_bench_table(const BenchResult& r, std::FILE* out) {
                  std::string(to_string(row.layout)).c_str(), std::string(to_string(row.precision)).c_str(),
                  row.kernel.c_str(), row.variant.c_str(),
                  row.median_ms, row.cv_percent, row.noisy ? "*" : " ", gbps, percent, rate);
+    char pairs[32] = "";
+    if (row.pair_evaluations_per_second > 0)
+      std::snprintf(pairs, sizeof pairs, "%.3e", row.pair_evaluations_per_second);
+    std::fprintf(out, " %10s", pairs);
     if (d.cpu) {
       const auto limit = percent_of_issue_limit(row, d);
       char cell[32] = "";
@@ -105,6 +112,9 @@ std::string bench_json(const BenchResult& r) {
                     {"percent_of_copy", row.percent_of_copy},
                     {"interactions", row.interactions},
                     {"interactions_per_second", row.interactions_per_second},
+                    {"pair_evaluations_per_second", row.pair_evaluations_per_second > 0
+                                                        ? nlohmann::json(row.pair_evaluations_per_second)
+                                                        : nlohmann::json(nullptr)},
                     {"percent_of_issue_limit", limit ? nlohmann::json(*limit) : nlohmann::json(nullptr)},
                     {"counters", counters_json(row.counters, row.bytes)}});
   }

@@ -210,6 +210,7 @@ BenchPlan make_bench_plan(const Options& o, bool gpu) {
       o.bench_layouts.empty() ? std::vector<Layout>(kAllLayouts.begin(), kAllLayouts.end()) : o.bench_layouts;
   if (!o.bench_precisions.empty()) plan.precisions = o.bench_precisions;
   plan.cpu_target = o.cpu_target;
+  if (o.forces) plan.force_schemes = {*o.forces};
   plan.repeats = o.repeats > 0 ? o.repeats : (gpu ? 20 : kCpuRepeats);
   if (!gpu && o.repeats <= 0) {
     plan.min_repeats = kCpuMinRepeats;
@@ -236,8 +237,9 @@ int cpu_attractor_particles(std::optional<std::size_t> last_level_cache_bytes) {
 std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice, BenchResult& result,
                                      const std::function<void(int, int, const std::string&)>& progress) {
   // Progress steps per layout: forces, integrate, each pack variant, convert there and back.
-  const auto steps_per_layout = [](Solver solver) {
-    return (sweeps(solver, "forces") ? 1 : 0) + (sweeps(solver, "integrate") ? 1 : 0) +
+  const auto steps_per_layout = [&](Solver solver) {
+    const int schemes = solver == Solver::AllPairs ? static_cast<int>(plan.force_schemes.size()) : 1;
+    return (sweeps(solver, "forces") ? schemes : 0) + (sweeps(solver, "integrate") ? 1 : 0) +
            (sweeps(solver, "pack") ? static_cast<int>(kAllPackVariants.size()) : 0) +
            (sweeps(solver, "convert") ? 2 : 0);
   };
@@ -280,24 +282,36 @@ std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice
             return [in, kind](const KernelTiming& t) { return t.kernel == kind && t.layout == in; };
           };
 
-          // forces and integrate: one step() runs both, each timed on its own.
-          progress(++done, total, where + (sweeps(solver, "integrate") ? " forces+integrate" : " forces"));
-          const std::function<void()> step = [&] {
-            backend.step(scene.params, time);
-            time += scene.params.dt;
-          };
-          warm_up(backend, plan, step);
-          std::vector<KernelTiming> both = timed_repeats(backend, where + " forces+integrate", plan, step,
-                                                         [](const KernelTiming&) { return true; });
-          std::vector<KernelTiming> forces, drift;
-          for (const KernelTiming& t : both) (t.kernel == KernelKind::Forces ? forces : drift).push_back(t);
-          const CountedCall counted_step = counting.count(backend, step);
-          rows.push_back(make_row(solver, n, layout, "forces", "", forces, copy_peak, precision));
-          rows.back().counters = reading_of(counted_step, Launches::AllButLast);
-          if (sweeps(solver, "integrate")) {
-            progress(++done, total, where + " integrate");
-            rows.push_back(make_row(solver, n, layout, "integrate", "", drift, copy_peak, precision));
-            rows.back().counters = reading_of(counted_step, Launches::Last);
+          // forces and integrate: one step() runs both, each timed on its own. All-pairs: a row per scheme
+          // (the mutual one's variant says so; one-sided keeps the empty variant of earlier runs).
+          const std::vector<ForceScheme> schemes =
+              solver == Solver::AllPairs ? plan.force_schemes : std::vector<ForceScheme>{ForceScheme::OneSided};
+          for (ForceScheme scheme : schemes) {
+            const std::string variant = scheme == ForceScheme::OneSided ? "" : std::string(to_string(scheme));
+            const std::string what = where + (variant.empty() ? "" : " " + variant);
+            progress(++done, total, what + (sweeps(solver, "integrate") ? " forces+integrate" : " forces"));
+            SimParams params = scene.params;
+            params.forces = scheme;
+            const std::function<void()> step = [&] {
+              backend.step(params, time);
+              time += params.dt;
+            };
+            warm_up(backend, plan, step);
+            std::vector<KernelTiming> both = timed_repeats(backend, what + " forces+integrate", plan, step,
+                                                           [](const KernelTiming&) { return true; });
+            std::vector<KernelTiming> forces, drift;
+            for (const KernelTiming& t : both) (t.kernel == KernelKind::Forces ? forces : drift).push_back(t);
+            const CountedCall counted_step = counting.count(backend, step);
+            rows.push_back(make_row(solver, n, layout, "forces", variant, forces, copy_peak, precision));
+            BenchRow& row = rows.back();
+            row.counters = reading_of(counted_step, Launches::AllButLast);
+            if (solver == Solver::AllPairs && row.median_ms > 0)
+              row.pair_evaluations_per_second = pair_evaluations(scheme, n) / (row.median_ms * 1e-3);
+            if (sweeps(solver, "integrate")) {
+              progress(++done, total, where + " integrate");
+              rows.push_back(make_row(solver, n, layout, "integrate", "", drift, copy_peak, precision));
+              rows.back().counters = reading_of(counted_step, Launches::Last);
+            }
           }
 
           for (PackVariant variant : kAllPackVariants) {

@@ -8,6 +8,7 @@
 #include "kernels/counters/hardware_counters.h"  // plain C++: CounterReading
 #include "sim/backend.h"
 #include "sim/cpu_target.h"
+#include "sim/force_scheme.h"
 #include "sim/layout.h"
 #include "sim/precision.h"
 
@@ -20,6 +21,7 @@ struct BenchPlan {
   std::vector<Layout> layouts;
   std::vector<Precision> precisions{Precision::Fp32};
   std::optional<CpuTarget> cpu_target;  // the CPU backend's SIMD target (--cpu-target); none: the widest
+  std::vector<ForceScheme> force_schemes{ForceScheme::OneSided, ForceScheme::Mutual};  // all-pairs rows
   int repeats = 20;
   // CPU default: at least min_repeats timed calls, then more until `repeats` or repeat_budget_ms of them,
   // so slow rows stay short and fast rows get many samples; 0: exactly `repeats`.
@@ -47,6 +49,7 @@ struct BenchRow {
   double interactions_per_second;
   CounterReading counters;  // the hardware's counts of one call, from a pass apart from the timed one
   Precision precision = Precision::Fp32;  // of the state the row's kernel read and wrote
+  double pair_evaluations_per_second = 0;  // all-pairs forces only: pairs the scheme evaluates / median time
 };
 
 struct BenchResult {

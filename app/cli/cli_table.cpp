@@ -49,6 +49,16 @@ void set_cpu_target(Options& o, std::string_view v, const ValueContext& c) {
   o.cpu_target = *target;
 }
 
+// auto leaves the choice to a measurement at the start of the run (app/services/force_choice.h).
+void set_forces(Options& o, std::string_view v, const ValueContext& c) {
+  if (v == "auto") {
+    o.forces.reset();
+    return;
+  }
+  o.forces = parse_force_scheme(v);
+  if (!o.forces) throw UsageError(bad_choice(c, v, kForceChoices));
+}
+
 void set_layout(Options& o, std::string_view v, const ValueContext& c) {
   const auto layout = parse_layout(v);
   if (!layout) throw UsageError(bad_choice(c, v, kLayoutChoices));
@@ -361,6 +371,10 @@ const OptionSpec kOptions[] = {
      "the CPU backend's SIMD target (default: best, the widest this CPU runs); a lower one measures and "
      "tests that path",
      set_cpu_target, nullptr},
+    {"--forces", kForceChoices, "mutual", kViewerBench,
+     "all-pairs: one-sided evaluates every ordered pair, mutual each unordered pair once for both bodies; "
+     "auto (default) measures both at the start and takes the faster, saying which; bench: both, a row each",
+     set_forces, nullptr},
     {"--solver", "all-pairs|attractors", "all-pairs", kViewerBench,
      "force solver (default: the scene's; bench: both)", set_solver, nullptr},
     {"--scene", "NAME|FILE", "galaxies", kViewer,

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "app/services/backend_factory.h"
+#include "app/services/force_choice.h"
 #include "app/cli/commands.h"
 #include "app/services/interrupt.h"
 #include "app/services/printable.h"
@@ -46,7 +47,7 @@ int run_steps(const Options& options) {
   if (!notice.empty()) std::fprintf(stderr, "coalesce: %s\n", notice.c_str());
   const InitialState initial = initial_state_from_options(options, scene);
   if (!initial.notice.empty()) std::fprintf(stderr, "coalesce: %s\n", printable(initial.notice).c_str());
-  const SimParams& params = scene.params;
+  SimParams params = scene.params;
   const std::int64_t steps = options.steps.value_or(0);
 
   BackendSelection selection = make_backend(options.backend, scene.particles, options.layout, options.precision,
@@ -54,10 +55,12 @@ int run_steps(const Options& options) {
   if (!selection.notice.empty()) std::fprintf(stderr, "coalesce: %s\n", selection.notice.c_str());
   Backend& backend = *selection.backend;
   initial.upload_to(backend);
+  SimClock clock;
+  const ForceChoice forces = choose_forces(backend, params, clock.time(params.dt), options.forces);
+  params.forces = forces.scheme;
 
   // Energy is measured where the state lives, before and after, so the drift compares like with like.
   const bool diagnose = backend.diagnostics_affordable(params.solver);
-  SimClock clock;
   Diagnostics before{};
   if (diagnose) before = backend.diagnostics(params, clock.time(params.dt));
 
@@ -77,7 +80,8 @@ int run_steps(const Options& options) {
   const bool stopped = done < steps;
   std::string line = "coalesce: " + backend.name() + ", " + std::string(to_string(options.layout)) + ", " +
                      std::string(to_string(backend.precision())) + ", " +
-                     std::string(to_string(params.solver)) + ", N=" + std::to_string(scene.particles) +
+                     std::string(to_string(params.solver)) +
+                     (forces.account.empty() ? "" : ", " + forces.account) + ", N=" + std::to_string(scene.particles) +
                      ", steps=" + std::to_string(done) +
                      (stopped ? " of " + std::to_string(steps) + " (interrupted by " +
                                     stop_signal_name(interrupt.signal()) + ")"

@@ -8,6 +8,7 @@
 
 #include "sim/layout.h"
 #include "sim/cpu_target.h"
+#include "sim/force_scheme.h"
 #include "sim/precision.h"
 
 namespace coalesce {
@@ -42,6 +43,7 @@ struct Options {
   Precision precision = Precision::Fp32;  // --precision: the state's floating-point type
   std::optional<CpuTarget> cpu_target;    // --cpu-target: the CPU backend's SIMD target; none: the widest
   std::optional<Solver> solver;
+  std::optional<ForceScheme> forces;  // --forces: all-pairs scheme; none: auto (bench: both, a row each)
   std::string scene = "galaxies";  // preset name or TOML file path
   std::optional<int> particles;
   std::optional<float> dt;

@@ -2,8 +2,10 @@
 #include "app/viewer/viewer_simulation.h"
 
 #include <chrono>
+#include <cstdio>
 
 #include "app/services/cuda_services.h"
+#include "app/services/force_choice.h"
 #include "app/services/run_setup.h"
 #include "sim/cpu_backend.h"
 #include "sim/errors.h"
@@ -73,6 +75,13 @@ ViewerSimulation::ViewerSimulation(const Options& options) : m_options(options) 
   m_selection = make_backend(m_options.backend, m_scene.particles, m_options.layout, m_options.precision,
                              m_options.cpu_target);
   state.upload_to(*m_selection.backend);
+  choose_force_scheme();
+}
+
+void ViewerSimulation::choose_force_scheme() {
+  const ForceChoice choice = choose_forces(backend(), m_scene.params, time(), m_options.forces);
+  m_scene.params.forces = choice.scheme;
+  m_forces_account = choice.account;
 }
 
 bool ViewerSimulation::is_cuda() const {
@@ -133,6 +142,7 @@ void ViewerSimulation::rebuild(int particles) {
   m_scene = scene;
   m_clock = SimClock{};
   m_state_file.clear();  // the state now comes from the scene's seed
+  choose_force_scheme();  // auto: the faster scheme at the new N
   ++m_generation;
 }
 

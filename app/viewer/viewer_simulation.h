@@ -34,7 +34,9 @@ class ViewerSimulation {
   std::uint64_t step_count() const { return m_clock.step; }
   double time() const { return m_clock.time(m_scene.params.dt); }
   const std::string& backend_notice() const { return m_selection.notice; }
-  const std::string& scene_notice() const { return m_scene_notice; }  // --solver borrowing attractors
+  const std::string& scene_notice() const { return m_scene_notice; }
+  // The all-pairs scheme in use and, under auto, what was measured (app/services/force_choice.h).
+  const std::string& forces_account() const { return m_forces_account; }  // --solver borrowing attractors
   // How the viewer chose N at start (app/services/start_size.h); particles is 0 when the user or the scene
   // set it.
   const SizeChoice& start_size() const { return m_start_size; }
@@ -59,6 +61,8 @@ class ViewerSimulation {
   void reset();                              // back to the initial state of the current scene and N
 
  private:
+  // --forces, or auto's measurement on the current backend and N.
+  void choose_force_scheme();
   void rebuild(int particles);
 
   Options m_options;
@@ -71,6 +75,7 @@ class ViewerSimulation {
   std::string m_load_notice;
   std::string m_scene_source;
   SizeChoice m_start_size;
+  std::string m_forces_account;
 };
 
 }  // namespace coalesce

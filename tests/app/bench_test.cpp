@@ -41,8 +41,9 @@ TEST(Bench, CpuSweepWritesEveryRowAsValidJson) {
   EXPECT_FALSE(doc.at("device").at("gpu").get<bool>());
   EXPECT_GT(doc.at("device").at("copy_peak_gbps").get<double>(), 0.0);
   const auto& rows = doc.at("rows");
-  // 2 layouts x (all-pairs: forces alone; attractors: forces, integrate, 4 pack variants, convert there and back).
-  ASSERT_EQ(rows.size(), 2u * (1u + 8u));
+  // 2 layouts x (all-pairs: forces, one row per scheme; attractors: forces, integrate, 4 pack variants,
+  // convert there and back).
+  ASSERT_EQ(rows.size(), 2u * (kForceSchemeTable.size() + 8u));
   int forces = 0;
   std::multiset<std::string> directions;  // "from to" of every convert row
   for (const auto& row : rows) {
@@ -61,10 +62,21 @@ TEST(Bench, CpuSweepWritesEveryRowAsValidJson) {
       ++forces;
       EXPECT_GT(row.at("interactions_per_second").get<double>(), 0.0);
     }
+    // Pair evaluations/s: all-pairs forces only, n^2 or n (n - 1) / 2 pairs by the row's scheme; else null.
+    if (row.at("kernel") == "forces" && row.at("solver") == "all-pairs") {
+      const bool mutual = row.at("variant") == "mutual";
+      EXPECT_TRUE(mutual || row.at("variant") == "") << row.dump();
+      const double pairs = mutual ? n * (n - 1.0) / 2.0 : double(n) * n;
+      EXPECT_NEAR(row.at("pair_evaluations_per_second").get<double>(),
+                  pairs / (row.at("median_ms").get<double>() * 1e-3),
+                  1e-9 * row.at("pair_evaluations_per_second").get<double>()) << row.dump();
+    } else {
+      EXPECT_TRUE(row.at("pair_evaluations_per_second").is_null()) << row.dump();
+    }
     if (row.at("kernel") == "convert")
       directions.insert(row.at("layout").get<std::string>() + " " + row.at("variant").get<std::string>());
   }
-  EXPECT_EQ(forces, 4);
+  EXPECT_EQ(forces, static_cast<int>(2 * (kForceSchemeTable.size() + 1)));
   // soa's round trip goes to float4 and back, float4's to aos and back: each direction once, attractors only.
   const std::multiset<std::string> expected = {"soa to float4", "float4 to soa", "float4 to aos", "aos to float4"};
   EXPECT_EQ(directions, expected);

@@ -68,12 +68,10 @@ TEST(CudaForces, AllPairsMatchesTheCpu) {
 // each held to 4 sqrt(N) float roundings of the sum of the terms' magnitudes (a float sum of N terms drifts
 // like a random walk; cancellation cannot make it fail or pass). A lost or doubled partial sum, half a
 // body's pull, is far outside that.
-TEST(CudaForces, AllPairsLargeNMatchesDoubleSumsOnSampledBodies) {
-  COALESCE_REQUIRE_CUDA();
-  TestRng rng;
-  const int n = testing::size_or_quick(rng.uniform_int(600000, 700000), 5000);
+void expect_sampled_bodies_match_double_sums(TestRng& rng, ForceScheme scheme, int n) {
   const std::vector<Particle> state = testing::random_particles(rng, n);
-  const SimParams params = random_all_pairs_step(rng);
+  SimParams params = random_all_pairs_step(rng);
+  params.forces = scheme;
   const Layout layout = testing::random_layout(rng);
   CudaBackend gpu(n, layout);
   gpu.upload(state);
@@ -98,8 +96,48 @@ TEST(CudaForces, AllPairsLargeNMatchesDoubleSumsOnSampledBodies) {
     const double walk = 4.0 * std::sqrt(static_cast<double>(n)) * 0x1p-24;
     for (int a = 0; a < 3; ++a)
       EXPECT_NEAR(kick[a], params.dt * sum[a], walk * params.dt * magnitude[a] + 0x1p-23 * std::abs(v[a]))
-          << "N=" << n << " body " << i << " axis " << a << " " << to_string(layout);
+          << to_string(scheme) << " N=" << n << " body " << i << " axis " << a << " " << to_string(layout);
   }
+}
+
+TEST(CudaForces, AllPairsLargeNMatchesDoubleSumsOnSampledBodies) {
+  COALESCE_REQUIRE_CUDA();
+  TestRng rng;
+  expect_sampled_bodies_match_double_sums(rng, ForceScheme::OneSided,
+                                          testing::size_or_quick(rng.uniform_int(600000, 700000), 5000));
+}
+
+// The mutual scheme (kernels/forces_all_pairs_mutual.cu) against the CPU's mutual reference at sizes around
+// its 32-body lanes, 256-body rows and tiles (N = 1: nothing but the diagonal; 2: one pair), then at a
+// random size of tens of tiles against double sums: a pair lost or evaluated twice moves a body's pull by
+// a whole term, far outside either tolerance. Two runs of one state agree bitwise (no atomics).
+TEST(CudaForces, MutualMatchesTheCpuMutualReference) {
+  COALESCE_REQUIRE_CUDA();
+  TestRng rng;
+  for (int n : {1, 2, 31, 33, 255, 257, 513, 1023, 1025, 2049, testing::size_or_quick(rng.uniform_int(3000, 6000), 700)}) {
+    SimParams params = random_all_pairs_step(rng);
+    params.forces = ForceScheme::Mutual;
+    expect_step_matches_cpu(testing::random_particles(rng, n), params, 0.0, 1e-4, 1e-5);
+  }
+}
+
+TEST(CudaForces, MutualLargeNMatchesDoubleSumsAndRepeatsBitwise) {
+  COALESCE_REQUIRE_CUDA();
+  TestRng rng;
+  expect_sampled_bodies_match_double_sums(rng, ForceScheme::Mutual,
+                                          testing::size_or_quick(rng.uniform_int(200000, 300000), 5000));
+  const int n = rng.uniform_int(20000, 40000);
+  const std::vector<Particle> state = testing::random_particles(rng, n);
+  SimParams params = random_all_pairs_step(rng);
+  params.forces = ForceScheme::Mutual;
+  std::vector<Particle> runs[2];
+  for (auto& run : runs) {
+    CudaBackend gpu(n, testing::random_layout(rng));
+    gpu.upload(state);
+    gpu.step(params, 0.0);
+    run = gpu.download();
+  }
+  EXPECT_TRUE(bitwise_equal(runs[0], runs[1])) << "two mutual runs of one state differ, N=" << n;
 }
 
 TEST(CudaForces, AttractorsMatchTheCpu) {

@@ -1,0 +1,24 @@
+// --forces: the all-pairs scheme a run uses. auto times one step's forces of each scheme on the run's own
+// backend and state, keeps the faster and says so in one line; the state is put back exactly afterwards.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "sim/backend.h"
+#include "sim/force_scheme.h"
+#include "sim/sim_params.h"
+
+namespace coalesce {
+
+struct ForceChoice {
+  ForceScheme scheme = ForceScheme::OneSided;
+  // "forces mutual (auto: one-sided ..., mutual ... interactions/s measured at N = ...)", or "forces
+  // mutual" when given; empty for attractors.
+  std::string account;
+};
+
+// `asked`: the scheme given, or none for auto. Only all-pairs has schemes: attractors get one-sided, silently.
+ForceChoice choose_forces(Backend& backend, const SimParams& params, double time, std::optional<ForceScheme> asked);
+
+}  // namespace coalesce

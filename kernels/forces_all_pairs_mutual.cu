@@ -1,0 +1,240 @@
+// Mutual all-pairs kick: each unordered pair evaluated once (sim/physics.h accumulate_mutual_pair), the
+// pairs split into the rectangles of sim/mutual_tiles.h, one warp per rectangle (one warp per block, so the
+// block scheduler hands out rectangles as warps finish; the schedule is simulated on the host to pick the
+// tile size). In a rectangle (I, J) the warp holds kRow bodies of tile I in registers (kIBodies per lane,
+// their sums in registers across all of J) and walks J in tiles of kCol bodies (kJBodies per lane): for 32
+// steps every lane evaluates its i-bodies against the j-bodies it holds, then the j-bodies and their sums
+// move one lane down by shuffle, so after the 32 steps each j-body has met all kRow i-bodies and its sum
+// is the warp's, with no shared memory, no atomics and a fixed order: a run is bitwise repeatable and the
+// layouts agree. Within tile I's own rows (the diagonal rectangle) a row's block with itself is evaluated
+// one-sided, i-side only. A second kernel adds a body's slots in slot order and applies the kick.
+#include <algorithm>
+#include <type_traits>
+
+#include "kernels/cuda_check.h"
+#include "kernels/kernels.h"
+#include "kernels/launch.h"
+#include "kernels/particle_access.cuh"
+#include "sim/mutual_tiles.h"
+
+namespace coalesce::gpu {
+
+namespace {
+
+constexpr unsigned kFullWarp = 0xffffffffu;
+constexpr int kWarp = 32;
+
+// Bodies per lane: kIBodies i-bodies (7 registers each) and kJBodies j-bodies (7 each, moving). Per step a
+// lane evaluates kIBodies x kJBodies pairs for 7 x kJBodies shuffles. Configurable for measurements.
+#ifndef COALESCE_MUTUAL_I_BODIES
+#define COALESCE_MUTUAL_I_BODIES 8
+#endif
+#ifndef COALESCE_MUTUAL_J_BODIES
+#define COALESCE_MUTUAL_J_BODIES 2
+#endif
+template <class Real>
+struct MutualShape {
+  // fp64 holds half as many i-bodies: twice the registers each.
+  static constexpr int kIBodies = sizeof(Real) == 4 ? COALESCE_MUTUAL_I_BODIES : COALESCE_MUTUAL_I_BODIES / 2;
+  static constexpr int kJBodies = COALESCE_MUTUAL_J_BODIES;
+  static constexpr int kRow = kWarp * kIBodies;  // i-bodies a warp holds
+  static constexpr int kCol = kWarp * kJBodies;  // j-bodies a lane set holds
+  static_assert(kIBodies % kJBodies == 0, "a row is whole j tiles");
+};
+#ifndef COALESCE_MUTUAL_MIN_BLOCKS
+#define COALESCE_MUTUAL_MIN_BLOCKS 16
+#endif
+constexpr int kMinBlocksPerSm = COALESCE_MUTUAL_MIN_BLOCKS;  // one warp each
+
+// Body `index` of the range [first, end) or, past its end, a body of mass 0 (which adds exactly 0 to
+// every sum it meets) at a real body's position (so r^2 stays finite).
+template <class View>
+__device__ inline Vec4T<typename View::Scalar> body_or_massless(const View& view, int index, int end) {
+  using Real = typename View::Scalar;
+  if (index < end) return view.position_mass(index);
+  Vec4T<Real> p = view.position_mass(end - 1);
+  p.w = Real(0);
+  return p;
+}
+
+template <class Real>
+__device__ inline Real rotate(Real value) {
+  return __shfl_sync(kFullWarp, value, (threadIdx.x + 1) & (kWarp - 1));
+}
+
+// One step: every i-body of this lane against every j-body it holds.
+template <int kI, int kJ, class Real>
+__device__ __forceinline__ void evaluate_mutual(Vec3T<Real> (&acc_i)[kI], Vec3T<Real> (&acc_j)[kJ],
+                                                const Vec3T<Real> (&ri)[kI], const Real (&mi)[kI],
+                                                const Vec3T<Real> (&rj)[kJ], const Real (&mj)[kJ], Real eps2) {
+#pragma unroll
+  for (int bj = 0; bj < kJ; ++bj)
+#pragma unroll
+    for (int bi = 0; bi < kI; ++bi) accumulate_mutual_pair(acc_i[bi], acc_j[bj], ri[bi], mi[bi], rj[bj], mj[bj], eps2);
+}
+
+template <class View>
+__global__ void __launch_bounds__(kWarp, kMinBlocksPerSm)
+    mutual_partials_kernel(View view, typename View::Scalar eps2, MutualTiles t, typename View::Scalar* partials) {
+  using Real = typename View::Scalar;
+  using Shape = MutualShape<Real>;
+  constexpr int kI = Shape::kIBodies, kJ = Shape::kJBodies;
+  const int lane = static_cast<int>(threadIdx.x);
+  int i_tile = 0, j_tile = 0;
+  mutual_rectangle(t, blockIdx.x, i_tile, j_tile);
+  const int n = view.n;
+  const int i_first = i_tile * t.rect, i_end = min(n, i_first + t.rect);
+  const int j_first = j_tile * t.rect, j_end = min(n, j_first + t.rect);
+  Real* jsum[3];
+  Real* isum[3];
+  for (int a = 0; a < 3; ++a) {
+    jsum[a] = mutual_slot(partials, t, j_tile, i_tile, a);
+    isum[a] = mutual_slot(partials, t, i_tile, j_tile + 1, a);
+  }
+  // Element e of the j slot is only ever touched by lane (e + 1) % 32, the lane its sum comes home to
+  // after 31 moves, so zeroing, reading and adding stay within one thread.
+  const int home_offset = (lane + kWarp - 1) & (kWarp - 1);
+  for (int base = 0; base < t.rect; base += kWarp)
+    for (int a = 0; a < 3; ++a) jsum[a][base + home_offset] = Real(0);
+
+  for (int row = i_first; row < i_end; row += Shape::kRow) {
+    Vec3T<Real> ri[kI], acc_i[kI];
+    Real mi[kI];
+#pragma unroll
+    for (int b = 0; b < kI; ++b) {
+      const Vec4T<Real> p = body_or_massless(view, row + b * kWarp + lane, i_end);
+      ri[b] = {p.x, p.y, p.z};
+      mi[b] = p.w;
+      acc_i[b] = {Real(0), Real(0), Real(0)};
+    }
+    // The diagonal rectangle: the row's own block one-sided (i-side only), then the rest of the tile after it.
+    int col = j_first;
+    if (i_tile == j_tile) {
+      for (col = row; col < min(row + Shape::kRow, j_end); col += Shape::kCol) {
+        Vec3T<Real> rj[kJ];
+        Real mj[kJ];
+#pragma unroll
+        for (int b = 0; b < kJ; ++b) {
+          const Vec4T<Real> p = body_or_massless(view, col + b * kWarp + lane, j_end);
+          rj[b] = {p.x, p.y, p.z};
+          mj[b] = p.w;
+        }
+        for (int step = 0; step < kWarp; ++step) {
+#pragma unroll
+          for (int bj = 0; bj < kJ; ++bj)
+#pragma unroll
+            for (int bi = 0; bi < kI; ++bi) accumulate_pair(acc_i[bi], ri[bi], rj[bj], mj[bj], eps2);
+#pragma unroll
+          for (int bj = 0; bj < kJ; ++bj) {
+            rj[bj] = {rotate(rj[bj].x), rotate(rj[bj].y), rotate(rj[bj].z)};
+            mj[bj] = rotate(mj[bj]);
+          }
+        }
+      }
+      col = row + Shape::kRow;
+    }
+    for (; col < j_end; col += Shape::kCol) {
+      Vec3T<Real> rj[kJ], acc_j[kJ];
+      Real mj[kJ];
+#pragma unroll
+      for (int b = 0; b < kJ; ++b) {
+        const Vec4T<Real> p = body_or_massless(view, col + b * kWarp + lane, j_end);
+        rj[b] = {p.x, p.y, p.z};
+        mj[b] = p.w;
+        acc_j[b] = {Real(0), Real(0), Real(0)};
+      }
+      // 31 moves bring each sum to the lane after its home lane; the 32nd evaluation needs no move after it.
+      for (int step = 0; step < kWarp - 1; ++step) {
+        evaluate_mutual<kI, kJ>(acc_i, acc_j, ri, mi, rj, mj, eps2);
+#pragma unroll
+        for (int bj = 0; bj < kJ; ++bj) {
+          rj[bj] = {rotate(rj[bj].x), rotate(rj[bj].y), rotate(rj[bj].z)};
+          mj[bj] = rotate(mj[bj]);
+          acc_j[bj] = {rotate(acc_j[bj].x), rotate(acc_j[bj].y), rotate(acc_j[bj].z)};
+        }
+      }
+      evaluate_mutual<kI, kJ>(acc_i, acc_j, ri, mi, rj, mj, eps2);
+      // After 31 moves lane l holds the j-bodies lane l - 1 loaded.
+#pragma unroll
+      for (int b = 0; b < kJ; ++b) {
+        const int e = col - j_first + b * kWarp + home_offset;
+        jsum[0][e] += acc_j[b].x;
+        jsum[1][e] += acc_j[b].y;
+        jsum[2][e] += acc_j[b].z;
+      }
+    }
+#pragma unroll
+    for (int b = 0; b < kI; ++b) {
+      const int e = row - i_first + b * kWarp + lane;
+      isum[0][e] = acc_i[b].x;
+      isum[1][e] = acc_i[b].y;
+      isum[2][e] = acc_i[b].z;
+    }
+  }
+}
+
+// One thread per body: its tile's slots in slot order, then v += a dt.
+template <class View>
+__global__ void __launch_bounds__(256)
+    mutual_kick_kernel(View view, MutualTiles t, const typename View::Scalar* partials, typename View::Scalar dt) {
+  using Real = typename View::Scalar;
+  const long long index = global_thread_index();
+  if (index >= view.n) return;
+  const int i = static_cast<int>(index);
+  const int tile = i / t.rect, k = i % t.rect;
+  Vec3T<Real> acc{Real(0), Real(0), Real(0)};
+  for (int slot = 0; slot < t.slots(); ++slot) {
+    acc.x += mutual_slot(partials, t, tile, slot, 0)[k];
+    acc.y += mutual_slot(partials, t, tile, slot, 1)[k];
+    acc.z += mutual_slot(partials, t, tile, slot, 2)[k];
+  }
+  view.set_velocity(i, kick(view.velocity(i), acc, dt));
+}
+
+// Partial sums stay under this many bytes: the tile count is capped by it (a smaller N gets more tiles).
+constexpr double kMaxPartialBytes = 2.0 * (1 << 30);
+constexpr int kMaxTiles = 128;
+
+template <class View>
+MutualSchedule make_mutual_schedule(int n) {
+  using Real = typename View::Scalar;
+  int device = 0, sms = 0, per_sm = 0;
+  COALESCE_CUDA_CHECK(cudaGetDevice(&device));
+  COALESCE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  COALESCE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, mutual_partials_kernel<View>, kWarp, 0));
+  // (tiles + 1) x N x 3 scalars, about: the tile cap that keeps the partial sums under kMaxPartialBytes.
+  const double per_tile = 3.0 * sizeof(Real) * n;
+  const int memory_tiles = static_cast<int>(std::max(1.0, kMaxPartialBytes / per_tile - 1.0));
+  MutualSchedule s{};
+  s.tiles = choose_mutual_tiles(n, MutualShape<Real>::kRow, static_cast<long long>(sms) * std::max(per_sm, 1),
+                                std::min(kMaxTiles, memory_tiles));
+  s.partial_bytes = s.tiles.partial_scalars() * sizeof(Real);
+  return s;
+}
+
+}  // namespace
+
+MutualSchedule mutual_schedule(const StateViews& state) {
+  MutualSchedule schedule{};
+  with_view(state, [&](const auto& view) {
+    if (view.n > 0) schedule = make_mutual_schedule<std::decay_t<decltype(view)>>(view.n);
+  });
+  return schedule;
+}
+
+void mutual_kick(const StateViews& state, const MutualSchedule& s, const SimParams& params, void* partials,
+                 cudaStream_t stream) {
+  with_view(state, [&](const auto& view) {
+    using View = std::decay_t<decltype(view)>;
+    using Real = typename View::Scalar;
+    if (view.n <= 0) return;
+    Real* sums = static_cast<Real*>(partials);
+    launch(mutual_partials_kernel<View>,
+           LaunchGrid{dim3(static_cast<unsigned>(s.tiles.rectangles())), dim3(kWarp)}, stream, view,
+           softening_squared<Real>(params), s.tiles, sums);
+    launch(mutual_kick_kernel<View>, {view.n, 256, 256}, stream, view, s.tiles, static_cast<const Real*>(sums),
+           static_cast<Real>(params.dt));
+  });
+}
+
+}  // namespace coalesce::gpu
