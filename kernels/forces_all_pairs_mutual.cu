@@ -57,9 +57,26 @@ __device__ inline Vec4T<typename View::Scalar> body_or_massless(const View& view
   return p;
 }
 
+// A lane's kB bodies from `first` on, a warp apart (lane + 32 b), massless past `end`.
+template <int kB, class View>
+__device__ inline void load_lane_bodies(const View& view, int first, int end, Vec3T<typename View::Scalar> (&r)[kB],
+                                        typename View::Scalar (&m)[kB]) {
+#pragma unroll
+  for (int b = 0; b < kB; ++b) {
+    const Vec4T<typename View::Scalar> p = body_or_massless(view, first + b * kWarp + static_cast<int>(threadIdx.x), end);
+    r[b] = {p.x, p.y, p.z};
+    m[b] = p.w;
+  }
+}
+
+// The value of the next lane: each call moves every lane's value one lane down.
 template <class Real>
 __device__ inline Real rotate(Real value) {
   return __shfl_sync(kFullWarp, value, (threadIdx.x + 1) & (kWarp - 1));
+}
+template <class Real>
+__device__ inline Vec3T<Real> rotate(Vec3T<Real> v) {
+  return {rotate(v.x), rotate(v.y), rotate(v.z)};
 }
 
 // One step: every i-body of this lane against every j-body it holds.
@@ -98,27 +115,16 @@ __global__ void __launch_bounds__(kWarp, kMinBlocksPerSm)
     for (int a = 0; a < 3; ++a) jsum[a][base + home_offset] = Real(0);
 
   for (int row = i_first; row < i_end; row += Shape::kRow) {
-    Vec3T<Real> ri[kI], acc_i[kI];
+    Vec3T<Real> ri[kI], acc_i[kI] = {};
     Real mi[kI];
-#pragma unroll
-    for (int b = 0; b < kI; ++b) {
-      const Vec4T<Real> p = body_or_massless(view, row + b * kWarp + lane, i_end);
-      ri[b] = {p.x, p.y, p.z};
-      mi[b] = p.w;
-      acc_i[b] = {Real(0), Real(0), Real(0)};
-    }
+    load_lane_bodies(view, row, i_end, ri, mi);
     // The diagonal rectangle: the row's own block one-sided (i-side only), then the rest of the tile after it.
     int col = j_first;
     if (i_tile == j_tile) {
       for (col = row; col < min(row + Shape::kRow, j_end); col += Shape::kCol) {
         Vec3T<Real> rj[kJ];
         Real mj[kJ];
-#pragma unroll
-        for (int b = 0; b < kJ; ++b) {
-          const Vec4T<Real> p = body_or_massless(view, col + b * kWarp + lane, j_end);
-          rj[b] = {p.x, p.y, p.z};
-          mj[b] = p.w;
-        }
+        load_lane_bodies(view, col, j_end, rj, mj);
         for (int step = 0; step < kWarp; ++step) {
 #pragma unroll
           for (int bj = 0; bj < kJ; ++bj)
@@ -126,7 +132,7 @@ __global__ void __launch_bounds__(kWarp, kMinBlocksPerSm)
             for (int bi = 0; bi < kI; ++bi) accumulate_pair(acc_i[bi], ri[bi], rj[bj], mj[bj], eps2);
 #pragma unroll
           for (int bj = 0; bj < kJ; ++bj) {
-            rj[bj] = {rotate(rj[bj].x), rotate(rj[bj].y), rotate(rj[bj].z)};
+            rj[bj] = rotate(rj[bj]);
             mj[bj] = rotate(mj[bj]);
           }
         }
@@ -134,23 +140,17 @@ __global__ void __launch_bounds__(kWarp, kMinBlocksPerSm)
       col = row + Shape::kRow;
     }
     for (; col < j_end; col += Shape::kCol) {
-      Vec3T<Real> rj[kJ], acc_j[kJ];
+      Vec3T<Real> rj[kJ], acc_j[kJ] = {};
       Real mj[kJ];
-#pragma unroll
-      for (int b = 0; b < kJ; ++b) {
-        const Vec4T<Real> p = body_or_massless(view, col + b * kWarp + lane, j_end);
-        rj[b] = {p.x, p.y, p.z};
-        mj[b] = p.w;
-        acc_j[b] = {Real(0), Real(0), Real(0)};
-      }
+      load_lane_bodies(view, col, j_end, rj, mj);
       // 31 moves bring each sum to the lane after its home lane; the 32nd evaluation needs no move after it.
       for (int step = 0; step < kWarp - 1; ++step) {
         evaluate_mutual<kI, kJ>(acc_i, acc_j, ri, mi, rj, mj, eps2);
 #pragma unroll
         for (int bj = 0; bj < kJ; ++bj) {
-          rj[bj] = {rotate(rj[bj].x), rotate(rj[bj].y), rotate(rj[bj].z)};
+          rj[bj] = rotate(rj[bj]);
           mj[bj] = rotate(mj[bj]);
-          acc_j[bj] = {rotate(acc_j[bj].x), rotate(acc_j[bj].y), rotate(acc_j[bj].z)};
+          acc_j[bj] = rotate(acc_j[bj]);
         }
       }
       evaluate_mutual<kI, kJ>(acc_i, acc_j, ri, mi, rj, mj, eps2);
@@ -181,14 +181,7 @@ __global__ void __launch_bounds__(256)
   const long long index = global_thread_index();
   if (index >= view.n) return;
   const int i = static_cast<int>(index);
-  const int tile = i / t.rect, k = i % t.rect;
-  Vec3T<Real> acc{Real(0), Real(0), Real(0)};
-  for (int slot = 0; slot < t.slots(); ++slot) {
-    acc.x += mutual_slot(partials, t, tile, slot, 0)[k];
-    acc.y += mutual_slot(partials, t, tile, slot, 1)[k];
-    acc.z += mutual_slot(partials, t, tile, slot, 2)[k];
-  }
-  view.set_velocity(i, kick(view.velocity(i), acc, dt));
+  view.set_velocity(i, kick(view.velocity(i), mutual_acceleration(t, partials, i), dt));
 }
 
 // Partial sums stay under this many bytes: the tile count is capped by it (a smaller N gets more tiles).

@@ -239,7 +239,7 @@ void CpuBackend::mutual_forces(const View& view, const SimParams& params) {
   });
   m_pool.parallel_for(m_n, [&](int begin, int end) {
     for (int i = begin; i < end; ++i)
-      view.set_velocity(i, kick(view.velocity(i), cpu::mutual_acceleration(t, partials, i), dt));
+      view.set_velocity(i, kick(view.velocity(i), mutual_acceleration(t, partials, i), dt));
   });
 }
 

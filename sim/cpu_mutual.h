@@ -47,17 +47,4 @@ void mutual_rectangle_sums(const View& view, const MutualTiles& t, long long u,
   }
 }
 
-// A body's acceleration: its tile's slots in slot order.
-template <class Real>
-Vec3T<Real> mutual_acceleration(const MutualTiles& t, const Real* partials, int i) {
-  const int tile = i / t.rect, k = i % t.rect;
-  Vec3T<Real> acc{Real(0), Real(0), Real(0)};
-  for (int slot = 0; slot < t.slots(); ++slot) {
-    acc.x += mutual_slot(partials, t, tile, slot, 0)[k];
-    acc.y += mutual_slot(partials, t, tile, slot, 1)[k];
-    acc.z += mutual_slot(partials, t, tile, slot, 2)[k];
-  }
-  return acc;
-}
-
 }  // namespace coalesce::cpu

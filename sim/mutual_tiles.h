@@ -31,6 +31,19 @@ HOST_DEVICE inline Real* mutual_slot(Real* partials, const MutualTiles& t, int t
   return partials + ((static_cast<std::size_t>(tile) * t.slots() + slot) * 3 + axis) * t.rect;
 }
 
+// Body i's acceleration: its tile's slots added in slot order (the CPU reference and the CUDA kick alike).
+template <class Real>
+HOST_DEVICE inline Vec3T<Real> mutual_acceleration(const MutualTiles& t, const Real* partials, int i) {
+  const int tile = i / t.rect, k = i % t.rect;
+  Vec3T<Real> acc{Real(0), Real(0), Real(0)};
+  for (int slot = 0; slot < t.slots(); ++slot) {
+    acc.x += mutual_slot(partials, t, tile, slot, 0)[k];
+    acc.y += mutual_slot(partials, t, tile, slot, 1)[k];
+    acc.z += mutual_slot(partials, t, tile, slot, 2)[k];
+  }
+  return acc;
+}
+
 // Rectangle u's tiles: the tiles * (tiles - 1) / 2 off-diagonal rectangles first (whole tiles, the larger
 // work), J-major, then the diagonal ones (I, I), so the work queue ends with the smaller units.
 HOST_DEVICE inline void mutual_rectangle(const MutualTiles& t, long long u, int& i_tile, int& j_tile) {
