@@ -44,6 +44,7 @@ const std::vector<std::pair<std::string, std::string>> kKnownKeys = {
     {"settings.seed", "an integer or null"}, {"settings.dt", "a number"},
     {"settings.softening", "a number"},      {"settings.brightness", "a number"},
     {"settings.paused", "true or false"},    {"settings.attractors", ""},
+    {"settings.forces", "a string or null"},
     {"image.width", "an integer"},           {"image.height", "an integer"},
     {"image.panel_visible", "true or false"}, {"camera.yaw_degrees", "a number"},
     {"camera.pitch_degrees", "a number"},    {"camera.distance", "a number"},
@@ -292,12 +293,14 @@ void restore_camera(Restorer& r, const json& root, bool is_clip) {
 // The rest of the settings: each one as the flag that sets it.
 void restore_settings(Restorer& r, const json& settings) {
   // A shot without a precision (before issue 21) ran in fp32, the default: nothing to restore.
-  for (const char* key : {"layout", "precision", "solver"}) {
+  // forces: the scheme that ran, named, so that an auto run's shot is taken again with the same one.
+  for (const char* key : {"layout", "precision", "solver", "forces"}) {
     if (!is_string(settings, key)) continue;
     const std::string value = settings[key].get<std::string>();
     const std::string field = "settings." + std::string(key);
     r.set(std::string("--") + key, value, key + (" " + value), {field.c_str()});
   }
+  if (settings.contains("forces") && settings["forces"].is_null()) r.account({"settings.forces"});  // attractors
   if (is_number(settings, "dt")) r.set("--dt", number_text(settings["dt"]), "dt", {"settings.dt"});
   if (is_number(settings, "softening"))
     r.set("--softening", number_text(settings["softening"]), "softening", {"settings.softening"});

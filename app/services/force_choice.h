@@ -1,5 +1,7 @@
-// --forces: the all-pairs scheme a run uses. auto times one step's forces of each scheme on the run's own
-// backend and state, keeps the faster and says so in one line; the state is put back exactly afterwards.
+// --forces: the all-pairs scheme a run uses. auto times a few alternating steps of each scheme on the run's
+// own backend and state, keeps mutual only when it is 5% faster and says so in one line; the state is put back
+// exactly afterwards. Being a measurement, auto may choose differently in two runs: name a scheme to compare
+// runs bit for bit.
 #pragma once
 
 #include <optional>

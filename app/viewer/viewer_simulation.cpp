@@ -127,7 +127,9 @@ PrecisionChange ViewerSimulation::set_precision(Precision precision) {
 }
 
 std::string ViewerSimulation::set_solver(Solver solver) {
-  return use_solver(m_scene, solver);
+  std::string notice = use_solver(m_scene, solver);
+  choose_force_scheme();  // all-pairs now: auto measures here; attractors: no scheme
+  return notice;
 }
 
 void ViewerSimulation::rebuild(int particles) {

@@ -101,6 +101,8 @@ TEST(CliCapture, HelpListsTheFlagsAndTheKey) {
 
 // A screenshot JSON as the viewer writes it (the keys --camera-from reads), with random settings.
 nlohmann::json random_shot(TestRng& rng) {
+  const bool all_pairs = rng.uniform_int(0, 1) == 1;
+  const nlohmann::json forces = all_pairs ? nlohmann::json(rng.uniform_int(0, 1) ? "mutual" : "one-sided") : nullptr;
   nlohmann::json shot = {
       {"schema", "coalesce-screenshot/3"},
       {"image", {{"width", rng.uniform_int(64, 4000)}, {"height", rng.uniform_int(64, 3000)}, {"panel_visible", false}}},
@@ -108,7 +110,8 @@ nlohmann::json random_shot(TestRng& rng) {
        {{"layout", std::string(to_string(random_layout(rng)))},
         {"precision", std::string(to_string(random_precision(rng)))},
         {"pack_variant", "tiled"},
-        {"solver", rng.uniform_int(0, 1) ? "all-pairs" : "attractors"},
+        {"solver", all_pairs ? "all-pairs" : "attractors"},
+        {"forces", forces},
         {"scene", "disk"},
         {"scene_source", "disk"},
         {"state_file", nullptr},
@@ -146,6 +149,11 @@ TEST(CliCapture, CameraFromRestoresEverySettingExactlyAndKeepsGivenFlags) {
     EXPECT_EQ(to_string(o.layout), s["layout"].get<std::string>());
     EXPECT_EQ(to_string(o.precision), s["precision"].get<std::string>());
     EXPECT_EQ(to_string(*o.solver), s["solver"].get<std::string>());
+    // The scheme that ran, named, so an auto run's shot runs it again; attractors' null leaves auto.
+    if (s["forces"].is_null())
+      EXPECT_FALSE(o.forces.has_value());
+    else
+      EXPECT_EQ(o.forces ? std::string(to_string(*o.forces)) : "auto", s["forces"].get<std::string>());
     EXPECT_EQ(o.scene, "disk");
     EXPECT_EQ(*o.particles, give_particles ? 777 : s["particles"].get<int>());
     EXPECT_EQ(*o.seed, s["seed"].get<std::uint64_t>());
@@ -167,6 +175,7 @@ TEST(CliCapture, CameraFromRestoresEverySettingExactlyAndKeepsGivenFlags) {
     EXPECT_EQ(o.orbit_degrees_per_second, 0.0f);
     const std::string line = describe(r, path);
     EXPECT_TRUE(names(line, "not restored:")) << line;
+    EXPECT_FALSE(names(line, "settings.forces")) << "a scheme or null is read, never listed: " << line;
     EXPECT_TRUE(names(line, "the simulated time")) << line;
     EXPECT_TRUE(names(line, "precision " + s["precision"].get<std::string>()))
         << "the summary names it: " << line;
@@ -187,7 +196,7 @@ TEST(CliCapture, CameraFromHostileValuesAreNotRestoredAndNothingElseThrows) {
       {"settings", "particles"}, {"settings", "seed"},       {"settings", "dt"},     {"settings", "softening"},
       {"settings", "draw_limit"}, {"settings", "brightness"}, {"settings", "layout"}, {"image", "width"},
       {"camera", "yaw_degrees"}, {"camera", "pitch_degrees"}, {"camera", "distance"}, {"simulation", "step"},
-      {"image", "panel_visible"}, {"settings", "paused"},     {"settings", "precision"}};
+      {"image", "panel_visible"}, {"settings", "paused"},     {"settings", "precision"}, {"settings", "forces"}};
   for (int trial = 0; trial < 200; ++trial) {
     nlohmann::json shot = random_shot(rng);
     const auto& field = fields[static_cast<std::size_t>(rng.uniform_int(0, static_cast<int>(fields.size()) - 1))];
