@@ -26,11 +26,8 @@ constexpr int kWarp = 32;
 
 // Bodies per lane: kIBodies i-bodies (7 registers each) and kJBodies j-bodies (7 each, moving). Per step a
 // lane evaluates kIBodies x kJBodies pairs for 7 x kJBodies shuffles. Configurable for measurements.
-#ifndef COALESCE_MUTUAL_I_BODIES
-#define COALESCE_MUTUAL_I_BODIES 8
-#endif
-#ifndef COALESCE_MUTUAL_J_BODIES
-#define COALESCE_MUTUAL_J_BODIES 2
+#if !defined(COALESCE_MUTUAL_I_BODIES) || !defined(COALESCE_MUTUAL_J_BODIES) || !defined(COALESCE_MUTUAL_MIN_BLOCKS)
+#error "the mutual kernel's shape is set in kernels/CMakeLists.txt"
 #endif
 template <class Real>
 struct MutualShape {
@@ -41,9 +38,6 @@ struct MutualShape {
   static constexpr int kCol = kWarp * kJBodies;  // j-bodies a lane set holds
   static_assert(kIBodies % kJBodies == 0, "a row is whole j tiles");
 };
-#ifndef COALESCE_MUTUAL_MIN_BLOCKS
-#define COALESCE_MUTUAL_MIN_BLOCKS 16
-#endif
 constexpr int kMinBlocksPerSm = COALESCE_MUTUAL_MIN_BLOCKS;  // one warp each
 
 // Body `index` of the range [first, end) or, past its end, a body of mass 0 (which adds exactly 0 to
