@@ -61,7 +61,6 @@ void draw_simulation_controls(const ViewerModel& model, ViewerControls& controls
   Solver solver = sim.scene().params.solver;
   if (enum_combo("solver", solver, std::array<Solver, 2>{Solver::AllPairs, Solver::Attractors}))
     requests.solver = solver;
-  if (!sim.forces_account().empty()) ImGui::TextDisabled("%s", sim.forces_account().c_str());
   if (ImGui::BeginCombo("scene", sim.scene().name.c_str())) {
     for (const std::string& name : preset_names()) {
       if (ImGui::Selectable(name.c_str(), name == sim.scene().name)) requests.scene = name;

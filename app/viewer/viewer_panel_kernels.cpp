@@ -60,6 +60,15 @@ void draw_kernel_section(const ViewerModel& model) {
   const double copy_peak = sim.backend().device_info().copy_peak_gbps;
   ImGui::Text("layout %s   precision %s", std::string(to_string(layout)).c_str(),
               std::string(to_string(precision)).c_str());
+  // The all-pairs scheme the forces row times, and what auto measured to choose it.
+  if (!sim.forces_account().empty()) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%s", sim.forces_account().c_str());
+    ImGui::PopTextWrapPos();
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("interactions/s counts N^2 per step for both schemes; mutual evaluates each pair once,\n"
+                        "N(N-1)/2 pair evaluations per step (bench's pairs/s column)");
+  }
   const ImGuiTableFlags flags =
       ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp;
   if (ImGui::BeginTable("kernels", 5, flags)) {
