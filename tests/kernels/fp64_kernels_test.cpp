@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "kernels/cuda_backend.h"
@@ -71,6 +72,18 @@ TEST(CudaFp64, AllPairsMatchesTheCpuInEveryLayout) {
     expect_step_matches_cpu(testing::random_particles_wide(rng, n), random_all_pairs_step(rng), 0.0);
 }
 
+// The mutual scheme in fp64 (256-body rows: 8 i-bodies per lane) against the CPU's mutual reference, at sizes
+// around its lanes, rows and tiles: a pair lost or counted twice moves a pull by a whole term.
+TEST(CudaFp64, MutualMatchesTheCpuMutualReferenceInEveryLayout) {
+  COALESCE_REQUIRE_CUDA();
+  TestRng rng;
+  for (int n : {1, 2, 31, 255, 257, 513, 1025, testing::size_or_quick(rng.uniform_int(3000, 6000), 700)}) {
+    SimParams params = random_all_pairs_step(rng);
+    params.forces = ForceScheme::Mutual;
+    expect_step_matches_cpu(testing::random_particles_wide(rng, n), params, 0.0);
+  }
+}
+
 TEST(CudaFp64, AttractorsMatchTheCpuInEveryLayout) {
   COALESCE_REQUIRE_CUDA();
   TestRng rng;
@@ -78,12 +91,15 @@ TEST(CudaFp64, AttractorsMatchTheCpuInEveryLayout) {
     expect_step_matches_cpu(testing::random_particles_wide(rng, n), random_attractor_step(rng), rng.uniform(0.0f, 10.0f));
 }
 
-// The reference: a float64 all-pairs run held to the exact (long-double) one for three steps.
+// The reference: a float64 all-pairs run held to the exact (long-double) one for three steps, in
+// either scheme (drawn at random).
 TEST(CudaFp64, AllPairsFollowsTheLongDoubleReferenceForThreeSteps) {
   COALESCE_REQUIRE_CUDA();
   TestRng rng;
   const int n = rng.uniform_int(300, 2000);
-  const SimParams params = random_all_pairs_step(rng);
+  SimParams params = random_all_pairs_step(rng);
+  params.forces = rng.uniform_int(0, 1) ? ForceScheme::Mutual : ForceScheme::OneSided;
+  SCOPED_TRACE(std::string("forces ") + std::string(to_string(params.forces)));
   const std::vector<ParticleF64> start = testing::random_particles_wide(rng, n);
   const Layout layout = testing::random_layout(rng);
   CudaBackend gpu(n, layout, 0, Precision::Fp64);
