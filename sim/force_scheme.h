@@ -21,7 +21,7 @@ inline constexpr std::array<ForceSchemeInfo, 2> kForceSchemeTable{{
     {ForceScheme::Mutual, "mutual"},
 }};
 
-// --forces takes a scheme or auto: the faster of the two at the run's N, measured at the start.
+// --forces takes a scheme or auto: measured at the start (app/services/force_choice.h says how).
 inline constexpr std::string_view kForceChoices = "one-sided|mutual|auto";
 
 constexpr std::string_view to_string(ForceScheme scheme) {

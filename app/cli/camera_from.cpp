@@ -300,7 +300,7 @@ void restore_settings(Restorer& r, const json& settings) {
     const std::string field = "settings." + std::string(key);
     r.set(std::string("--") + key, value, key + (" " + value), {field.c_str()});
   }
-  if (settings.contains("forces") && settings["forces"].is_null()) r.account({"settings.forces"});  // attractors
+  if (is_null(settings, "forces")) r.account({"settings.forces"});  // attractors have no scheme
   if (is_number(settings, "dt")) r.set("--dt", number_text(settings["dt"]), "dt", {"settings.dt"});
   if (is_number(settings, "softening"))
     r.set("--softening", number_text(settings["softening"]), "softening", {"settings.softening"});

@@ -373,7 +373,8 @@ const OptionSpec kOptions[] = {
      set_cpu_target, nullptr},
     {"--forces", kForceChoices, "mutual", kViewerBench,
      "all-pairs: one-sided evaluates every ordered pair, mutual each unordered pair once for both bodies; "
-     "auto (default) measures both at the start and takes the faster, saying which; bench: both, a row each",
+     "auto (default) measures both at the start and keeps mutual only when it is clearly faster, saying which; "
+     "bench: both, a row each",
      set_forces, nullptr},
     {"--solver", "all-pairs|attractors", "all-pairs", kViewerBench,
      "force solver (default: the scene's; bench: both)", set_solver, nullptr},

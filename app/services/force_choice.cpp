@@ -1,7 +1,8 @@
 #include "app/services/force_choice.h"
 
-#include <cstdio>
 #include <algorithm>
+#include <cstdio>
+#include <string>
 
 namespace coalesce {
 
@@ -20,6 +21,7 @@ constexpr double kMutualMargin = 1.05;
 struct SchemeTiming {
   KernelTiming fastest{};
   double total_ms = 0.0;
+  int count = 0;
 };
 
 // One step with `scheme`, its forces timing folded into `into`; the caller restores the state.
@@ -30,8 +32,20 @@ void time_one_step(Backend& backend, SimParams params, double time, ForceScheme 
   for (const KernelTiming& timing : backend.poll_timings()) {
     if (timing.kernel != KernelKind::Forces) continue;
     into.total_ms += timing.milliseconds;
-    if (into.total_ms == timing.milliseconds || timing.milliseconds < into.fastest.milliseconds) into.fastest = timing;
+    if (into.count++ == 0 || timing.milliseconds < into.fastest.milliseconds) into.fastest = timing;
   }
+}
+
+std::string describe(ForceScheme chosen, const SchemeTiming& one_sided, const SchemeTiming& mutual,
+                     const Backend& backend) {
+  char line[240];
+  std::snprintf(line, sizeof line,
+                "forces %s (auto: one-sided %.3g, mutual %.3g interactions/s measured at N = %d, %s %s)",
+                std::string(to_string(chosen)).c_str(), one_sided.fastest.interactions_per_second(),
+                mutual.fastest.interactions_per_second(), backend.particle_count(),
+                std::string(to_string(backend.precision())).c_str(),
+                std::string(to_string(backend.layout())).c_str());
+  return line;
 }
 
 }  // namespace
@@ -39,25 +53,28 @@ void time_one_step(Backend& backend, SimParams params, double time, ForceScheme 
 ForceChoice choose_forces(Backend& backend, const SimParams& params, double time, std::optional<ForceScheme> asked) {
   if (params.solver != Solver::AllPairs) return {};
   if (asked) return {*asked, "forces " + std::string(to_string(*asked))};
+  // Timings queued before this call (a viewer frame's last step) are not the measurement's.
+  backend.synchronize();
+  (void)backend.poll_timings();
   SchemeTiming one_sided, mutual;
-  // Records of the state's own precision: uploading them back is exact.
+  // Records of the state's own precision: uploading them back is exact, also when a step throws.
   with_records(backend, [&](const auto& saved) {
-    for (int t = 0; t < kMaxTries; ++t) {
-      if (t >= kMinTries && std::min(one_sided.total_ms, mutual.total_ms) >= kEnoughMs) break;
-      time_one_step(backend, params, time, ForceScheme::OneSided, one_sided);
-      time_one_step(backend, params, time, ForceScheme::Mutual, mutual);
+    try {
+      for (int t = 0; t < kMaxTries; ++t) {
+        if (t >= kMinTries && std::min(one_sided.total_ms, mutual.total_ms) >= kEnoughMs) break;
+        time_one_step(backend, params, time, ForceScheme::OneSided, one_sided);
+        time_one_step(backend, params, time, ForceScheme::Mutual, mutual);
+      }
+    } catch (...) {
+      backend.upload(saved);
+      throw;
     }
     backend.upload(saved);
   });
-  const double one_sided_rate = one_sided.fastest.interactions_per_second();
-  const double mutual_rate = mutual.fastest.interactions_per_second();
-  ForceChoice choice;
-  choice.scheme = mutual_rate > kMutualMargin * one_sided_rate ? ForceScheme::Mutual : ForceScheme::OneSided;
-  char line[200];
-  std::snprintf(line, sizeof line, "forces %s (auto: one-sided %.3g, mutual %.3g interactions/s measured at N = %d)",
-                std::string(to_string(choice.scheme)).c_str(), one_sided_rate, mutual_rate, backend.particle_count());
-  choice.account = line;
-  return choice;
+  const bool mutual_wins =
+      mutual.fastest.interactions_per_second() > kMutualMargin * one_sided.fastest.interactions_per_second();
+  const ForceScheme chosen = mutual_wins ? ForceScheme::Mutual : ForceScheme::OneSided;
+  return {chosen, describe(chosen, one_sided, mutual, backend)};
 }
 
 }  // namespace coalesce

@@ -201,10 +201,14 @@ void ViewerApp::apply_requests() {
     follow_converted_state(follow_pack);
   }
   if (r.solver) {
-    const std::string notice = m_simulation.set_solver(*r.solver);
-    if (!notice.empty()) add_notice(notice, false);
-    m_stats.reset_all();
-    m_hardware.reset_layouts();
+    try {
+      const std::string notice = m_simulation.set_solver(*r.solver);
+      if (!notice.empty()) add_notice(notice, false);
+      m_stats.reset_all();
+      m_hardware.reset_layouts();
+    } catch (const std::exception& e) {  // auto's measurement failed: the solver stays as it was
+      add_notice(std::string("could not change the solver: ") + e.what(), true);
+    }
   }
   if (r.dt) m_simulation.params().dt = *r.dt;  // before a scene change, whose own values then win
   if (r.softening) m_simulation.params().softening = *r.softening;

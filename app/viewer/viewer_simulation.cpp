@@ -75,11 +75,10 @@ ViewerSimulation::ViewerSimulation(const Options& options) : m_options(options) 
   m_selection = make_backend(m_options.backend, m_scene.particles, m_options.layout, m_options.precision,
                              m_options.cpu_target);
   state.upload_to(*m_selection.backend);
-  choose_force_scheme();
+  use_forces(choose_forces(backend(), m_scene.params, time(), m_options.forces));
 }
 
-void ViewerSimulation::choose_force_scheme() {
-  const ForceChoice choice = choose_forces(backend(), m_scene.params, time(), m_options.forces);
+void ViewerSimulation::use_forces(const ForceChoice& choice) {
   m_scene.params.forces = choice.scheme;
   m_forces_account = choice.account;
 }
@@ -123,12 +122,22 @@ PrecisionChange ViewerSimulation::set_precision(Precision precision) {
                     " values rounded to the nearest float";
   else
     change.notice = "precision " + names + ": all " + grouped(values) + " values kept exactly";
+  // auto measures again: the schemes' ratio differs between precisions (docs/perf.md, "Issue 24").
+  try {
+    use_forces(choose_forces(backend(), m_scene.params, time(), m_options.forces));
+  } catch (const std::exception& e) {
+    change.notice += "; forces kept as " + std::string(to_string(m_scene.params.forces)) + ": " + e.what();
+  }
   return change;
 }
 
 std::string ViewerSimulation::set_solver(Solver solver) {
-  std::string notice = use_solver(m_scene, solver);
-  choose_force_scheme();  // all-pairs now: auto measures here; attractors: no scheme
+  Scene scene = m_scene;
+  std::string notice = use_solver(scene, solver);
+  // all-pairs now: auto measures here (a failure changes nothing); attractors: no scheme.
+  const ForceChoice forces = choose_forces(backend(), scene.params, time(), m_options.forces);
+  m_scene = scene;
+  use_forces(forces);
   return notice;
 }
 
@@ -140,11 +149,12 @@ void ViewerSimulation::rebuild(int particles) {
   BackendSelection next =
       make_backend(m_options.backend, particles, backend().layout(), backend().precision(), m_options.cpu_target);
   next.backend->upload(state);
+  const ForceChoice forces = choose_forces(*next.backend, scene.params, 0.0, m_options.forces);  // at the new N
   m_selection = std::move(next);
   m_scene = scene;
   m_clock = SimClock{};
   m_state_file.clear();  // the state now comes from the scene's seed
-  choose_force_scheme();  // auto: the faster scheme at the new N
+  use_forces(forces);
   ++m_generation;
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "app/services/backend_factory.h"
+#include "app/services/force_choice.h"
 #include "app/services/options.h"
 #include "app/services/start_size.h"
 #include "sim/scene.h"
@@ -62,7 +63,7 @@ class ViewerSimulation {
 
  private:
   // --forces, or auto's measurement on the current backend and N.
-  void choose_force_scheme();
+  void use_forces(const ForceChoice& choice);
   void rebuild(int particles);
 
   Options m_options;

@@ -108,7 +108,7 @@ TEST(CudaForces, AllPairsLargeNMatchesDoubleSumsOnSampledBodies) {
 }
 
 // The mutual scheme (kernels/forces_all_pairs_mutual.cu) against the CPU's mutual reference at sizes around
-// its 32-body lanes, 512-body rows (16 i-bodies per lane) and tiles (N = 1: nothing but the diagonal; 2: one pair), then at a
+// its 32-body lanes, rows (kernels/CMakeLists.txt's bodies per lane x 32) and tiles (N = 1: nothing but the diagonal; 2: one pair), then at a
 // random size of tens of tiles against double sums: a pair lost or evaluated twice moves a body's pull by
 // a whole term, far outside either tolerance. Two runs of one state agree bitwise (no atomics).
 TEST(CudaForces, MutualMatchesTheCpuMutualReference) {

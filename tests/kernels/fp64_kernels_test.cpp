@@ -72,8 +72,8 @@ TEST(CudaFp64, AllPairsMatchesTheCpuInEveryLayout) {
     expect_step_matches_cpu(testing::random_particles_wide(rng, n), random_all_pairs_step(rng), 0.0);
 }
 
-// The mutual scheme in fp64 (256-body rows: 8 i-bodies per lane) against the CPU's mutual reference, at sizes
-// around its lanes, rows and tiles: a pair lost or counted twice moves a pull by a whole term.
+// The mutual scheme in fp64 against the CPU's mutual reference, at sizes around its lanes, rows and tiles
+// (kernels/CMakeLists.txt): a pair lost or counted twice moves a pull by a whole term.
 TEST(CudaFp64, MutualMatchesTheCpuMutualReferenceInEveryLayout) {
   COALESCE_REQUIRE_CUDA();
   TestRng rng;
