@@ -9,6 +9,7 @@
 // layouts agree. Within tile I's own rows (the diagonal rectangle) a row's block with itself is evaluated
 // one-sided, i-side only. A second kernel adds a body's slots in slot order and applies the kick.
 #include <algorithm>
+#include <cstddef>
 #include <type_traits>
 
 #include "kernels/cuda_check.h"
@@ -178,8 +179,11 @@ __global__ void __launch_bounds__(256)
   view.set_velocity(i, kick(view.velocity(i), mutual_acceleration(t, partials, i), dt));
 }
 
-// Partial sums stay under this many bytes: the tile count is capped by it (a smaller N gets more tiles).
-constexpr double kMaxPartialBytes = 2.0 * (1 << 30);
+// Partial sums may take a quarter of the free device memory, and never less than 2 GiB: the tile count is
+// capped by it. A fixed 2 GiB left 4M bodies 41 tiles, 861 rectangles for an H200's 1,056 resident warps
+// (2.36e12 interactions/s against 3.08e12 at 1M, docs/perf.md "Issue 24").
+constexpr double kMinPartialBytes = 2.0 * (1 << 30);
+constexpr double kPartialShareOfFree = 0.25;
 constexpr int kMaxTiles = 128;
 
 template <class View>
@@ -189,9 +193,12 @@ MutualSchedule make_mutual_schedule(int n) {
   COALESCE_CUDA_CHECK(cudaGetDevice(&device));
   COALESCE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   COALESCE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, mutual_partials_kernel<View>, kWarp, 0));
-  // (tiles + 1) x N x 3 scalars, about: the tile cap that keeps the partial sums under kMaxPartialBytes.
+  std::size_t free_bytes = 0, total_bytes = 0;
+  COALESCE_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const double max_partial_bytes = std::max(kMinPartialBytes, kPartialShareOfFree * static_cast<double>(free_bytes));
+  // (tiles + 1) x N x 3 scalars, about: the tile cap that keeps the partial sums under max_partial_bytes.
   const double per_tile = 3.0 * sizeof(Real) * n;
-  const int memory_tiles = static_cast<int>(std::max(1.0, kMaxPartialBytes / per_tile - 1.0));
+  const int memory_tiles = static_cast<int>(std::max(1.0, max_partial_bytes / per_tile - 1.0));
   MutualSchedule s{};
   s.tiles = choose_mutual_tiles(n, MutualShape<Real>::kRow, static_cast<long long>(sms) * std::max(per_sm, 1),
                                 std::min(kMaxTiles, memory_tiles));
