@@ -11,8 +11,8 @@ namespace coalesce {
 
 namespace {
 
-// A CPU one-sided all-pairs row's interactions/s as a share of its precision's issue limit; none elsewhere or when the
-// limit is unknown.
+// A CPU one-sided all-pairs row's interactions/s as a share of its precision's issue limit; none elsewhere
+// or when the limit is unknown.
 std::optional<double> percent_of_issue_limit(const BenchRow& row, const DeviceInfo& d) {
   // The limit counts the one-sided loop's instructions: the mutual scheme's rows (variant) have none.
   if (!d.cpu || row.solver != Solver::AllPairs || row.interactions <= 0 || !row.variant.empty())

@@ -170,7 +170,8 @@ json screenshot_report(const ViewerModel& model, const ViewerControls& controls,
         {"pack_variant", text(to_string(controls.pack))},
         {"solver", text(to_string(scene.params.solver))},
         // The all-pairs scheme that ran (--forces); null for attractors, which have none.
-        {"forces", scene.params.solver == Solver::AllPairs ? json(text(to_string(scene.params.forces))) : json(nullptr)},
+        {"forces", scene.params.solver == Solver::AllPairs ? json(text(to_string(scene.params.forces)))
+                                                           : json(nullptr)},
         {"scene", scene.name},                 // where solver, dt, softening and attractors came from
         {"scene_source", sim.scene_source()},  // the preset or file --scene names to load it again
         {"state_file", sim.state_file().empty() ? json(nullptr) : json(sim.state_file())},

@@ -2,7 +2,6 @@
 #include "app/viewer/viewer_simulation.h"
 
 #include <chrono>
-#include <cstdio>
 
 #include "app/services/cuda_services.h"
 #include "app/services/force_choice.h"

@@ -108,13 +108,15 @@ TEST(CudaForces, AllPairsLargeNMatchesDoubleSumsOnSampledBodies) {
 }
 
 // The mutual scheme (kernels/forces_all_pairs_mutual.cu) against the CPU's mutual reference at sizes around
-// its 32-body lanes, rows (kernels/CMakeLists.txt's bodies per lane x 32) and tiles (N = 1: nothing but the diagonal; 2: one pair), then at a
-// random size of tens of tiles against double sums: a pair lost or evaluated twice moves a body's pull by
-// a whole term, far outside either tolerance. Two runs of one state agree bitwise (no atomics).
+// its 32-body lanes, rows (kernels/CMakeLists.txt's bodies per lane x 32) and tiles (N = 1: nothing but the
+// diagonal; 2: one pair), then at a random size of tens of tiles against double sums: a pair lost or
+// evaluated twice moves a body's pull by a whole term, far outside either tolerance. Two runs of one state
+// agree bitwise (no atomics).
 TEST(CudaForces, MutualMatchesTheCpuMutualReference) {
   COALESCE_REQUIRE_CUDA();
   TestRng rng;
-  for (int n : {1, 2, 31, 33, 255, 257, 513, 1023, 1025, 2049, testing::size_or_quick(rng.uniform_int(3000, 6000), 700)}) {
+  const int random_n = testing::size_or_quick(rng.uniform_int(3000, 6000), 700);
+  for (int n : {1, 2, 31, 33, 255, 257, 513, 1023, 1025, 2049, random_n}) {
     SimParams params = random_all_pairs_step(rng);
     params.forces = ForceScheme::Mutual;
     expect_step_matches_cpu(testing::random_particles(rng, n), params, 0.0, 1e-4, 1e-5);
