@@ -6,12 +6,15 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <memory>
 #include <new>
 #include <string>
 
 #include "app/cli/camera_from.h"
 #include "app/cli/cli.h"
 #include "app/cli/commands.h"
+#include "app/ranks/rank_agreement.h"
+#include "app/ranks/ranks.h"
 #include "app/services/printable.h"
 #include "sim/errors.h"
 #include "sim/exit_ledger.h"
@@ -30,40 +33,61 @@ void print_error(const std::string& message) {
   std::fprintf(stderr, "%s\n", line.c_str());
 }
 
-int run(const coalesce::Options& given_options) {
+// Everything a rank could refuse on its own (the command line, the paths it checks, a command that runs in
+// one process only) is agreed on, so under mpirun a bad input on one rank stops every rank with one line.
+coalesce::Options checked_options(int argc, char** argv, coalesce::Ranks& ranks, std::string& restored_line) {
   using coalesce::Command;
-  coalesce::Options options = given_options;
-  std::string restored_line;  // said once the paths are known to be safe: a refused run restores nothing
-  if (!options.camera_from.empty() && !options.show_help && !options.show_version) {
-    const coalesce::CameraFromResult restored = coalesce::apply_camera_from(options);
-    restored_line = coalesce::describe(restored, options.camera_from);
-    options = restored.options;
-  }
+  coalesce::Options options;
+  coalesce::agreed(ranks, [&] {
+    options = coalesce::parse_options(argc, argv);
+    if (!options.camera_from.empty() && !options.show_help && !options.show_version) {
+      const coalesce::CameraFromResult restored = coalesce::apply_camera_from(options);
+      restored_line = coalesce::describe(restored, options.camera_from);
+      options = restored.options;
+    }
+    if (options.show_help || options.show_version) return;
+    if (ranks.distributed() && (options.command == Command::Lab ||
+                                (options.command == Command::Viewer && !options.steps)))
+      throw coalesce::UsageError(std::string(options.command == Command::Lab ? "the lab" : "the viewer") +
+                                 " runs in one process; under mpirun, run --steps or bench");
+    coalesce::check_paths(options);
+  });
+  coalesce::check_one_command_line(ranks, argc, argv);
+  return options;
+}
+
+int run(const coalesce::Options& options, coalesce::Ranks& ranks, const std::string& restored_line) {
+  using coalesce::Command;
   if (options.show_help) {
-    std::fputs(coalesce::usage_text().c_str(), stdout);
+    if (ranks.root()) std::fputs(coalesce::usage_text().c_str(), stdout);
     return 0;
   }
   if (options.show_version) {
-    std::puts(coalesce::version_text().c_str());
+    if (ranks.root()) std::puts(coalesce::version_text().c_str());
     return 0;
   }
-  coalesce::check_paths(options);
   if (!restored_line.empty()) std::fprintf(stderr, "coalesce: %s\n", restored_line.c_str());
   switch (options.command) {
     case Command::Bench:
-      return coalesce::run_bench(options);
+      return coalesce::run_bench(options, ranks);
     case Command::Lab:
       return coalesce::run_lab(options);
     case Command::Viewer:
       break;
   }
   // --steps never opens a window, with or without --headless.
-  return options.steps ? coalesce::run_steps(options) : coalesce::run_viewer(options);
+  return options.steps ? coalesce::run_steps(options, ranks) : coalesce::run_viewer(options);
 }
 
 int run_and_report(int argc, char** argv) {
+  std::unique_ptr<coalesce::Ranks> ranks;
   try {
-    return run(coalesce::parse_options(argc, argv));
+    ranks = coalesce::start_ranks(argc, argv);  // MPI_Init under mpirun; argv as MPI leaves it
+    std::string restored_line;  // said once the paths are known to be safe: a refused run restores nothing
+    const coalesce::Options options = checked_options(argc, argv, *ranks, restored_line);
+    return run(options, *ranks, restored_line);
+  } catch (const coalesce::StoppedWithOtherRanks& e) {  // rank 0 said why
+    return e.exit_code();
   } catch (const coalesce::UsageError& e) {  // scene and state file errors included: they name file and line
     print_error(e.what());
     return 2;

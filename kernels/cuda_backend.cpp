@@ -13,6 +13,7 @@
 #include "kernels/diagnostics.h"
 #include "kernels/event_timing.h"
 #include "kernels/kernels.h"
+#include "sim/body_range.h"
 #include "sim/nvtx_range.h"
 #include "sim/byte_counts.h"
 
@@ -156,11 +157,15 @@ void CudaBackend::set_layout(Layout layout) {
   m_layout = layout;
 }
 
-void CudaBackend::kick(const SimParams& params, double time) {
-  const double bytes = bytes_moved(KernelKind::Forces, m_layout, params.solver, m_n, m_precision);
-  const double count = interactions(KernelKind::Forces, params.solver, m_n, params.attractors.count);
+void CudaBackend::kick(const SimParams& params, double time, int begin, int end) {
+  check_body_range(begin, end, m_n);
+  const int count = end - begin;
+  const double bytes = bytes_moved(KernelKind::Forces, m_layout, params.solver, count, m_precision);
+  const double pulls = interactions(KernelKind::Forces, params.solver, count, m_n, params.attractors.count);
+  const StateViews state = state_views();
   if (params.solver == Solver::AllPairs && params.forces == ForceScheme::Mutual) {
-    const StateViews state = state_views();
+    if (count != m_n)
+      throw std::invalid_argument("CudaBackend: the mutual scheme computes every body at once, not a slice");
     if (m_mutual_n != m_n || m_mutual_precision != m_precision) {  // the tile search runs once per N
       m_mutual_schedule = gpu::mutual_schedule(state);
       m_mutual_n = m_n;
@@ -168,33 +173,89 @@ void CudaBackend::kick(const SimParams& params, double time) {
     }
     if (m_force_partials.size() < m_mutual_schedule.partial_bytes)
       m_force_partials = DeviceBuffer<unsigned char>(m_mutual_schedule.partial_bytes);
-    timed(KernelKind::Forces, m_layout, bytes, count, [&] {
+    timed(KernelKind::Forces, m_layout, bytes, pulls, [&] {
       gpu::mutual_kick(state, m_mutual_schedule, params, m_force_partials.data(), m_stream.get());
     });
   } else if (params.solver == Solver::AllPairs) {
     // Allocated on the first all-pairs step: the attractor solver never needs it.
-    const StateViews state = state_views();
-    const gpu::AllPairsSchedule schedule = gpu::all_pairs_schedule(state, state);
+    const gpu::BodyRange targets{begin, end};
+    const gpu::AllPairsSchedule schedule = gpu::all_pairs_schedule(state, targets);
     if (m_force_partials.size() < schedule.partial_bytes)
       m_force_partials = DeviceBuffer<unsigned char>(schedule.partial_bytes);
-    timed(KernelKind::Forces, m_layout, bytes, count, [&] {
-      gpu::all_pairs_kick(state, state, schedule, params, m_force_partials.data(), m_stream.get());
+    timed(KernelKind::Forces, m_layout, bytes, pulls, [&] {
+      gpu::all_pairs_kick(state, targets, schedule, params, m_force_partials.data(), m_stream.get());
     });
   } else {
-    timed(KernelKind::Forces, m_layout, bytes, count,
-          [&] { gpu::attractor_kick(state_views(), params, time, m_stream.get()); });
+    timed(KernelKind::Forces, m_layout, bytes, pulls,
+          [&] { gpu::attractor_kick(state, {begin, end}, params, time, m_stream.get()); });
   }
 }
 
-void CudaBackend::drift(float dt) {
+void CudaBackend::drift(float dt, int begin, int end) {
+  check_body_range(begin, end, m_n);
   timed(KernelKind::Integrate, m_layout,
-        bytes_moved(KernelKind::Integrate, m_layout, Solver::AllPairs, m_n, m_precision), 0.0,
-        [&] { gpu::drift(state_views(), dt, m_stream.get()); });
+        bytes_moved(KernelKind::Integrate, m_layout, Solver::AllPairs, end - begin, m_precision), 0.0,
+        [&] { gpu::drift(state_views(), {begin, end}, dt, m_stream.get()); });
 }
 
 void CudaBackend::step(const SimParams& params, double time) {
-  kick(params, time);
-  drift(params.dt);
+  step_range(params, time, 0, m_n);
+}
+
+void CudaBackend::step_range(const SimParams& params, double time, int begin, int end) {
+  kick(params, time, begin, end);
+  drift(params.dt, begin, end);
+}
+
+namespace {
+
+class PinnedExchangeBuffer final : public ExchangeBuffer {
+ public:
+  explicit PinnedExchangeBuffer(std::size_t bytes) : m_bytes(bytes) {
+    COALESCE_CUDA_CHECK(cudaMallocHost(&m_data, bytes));
+  }
+  ~PinnedExchangeBuffer() override { cudaFreeHost(m_data); }  // a destructor cannot throw; nothing to report
+  PinnedExchangeBuffer(const PinnedExchangeBuffer&) = delete;
+  PinnedExchangeBuffer& operator=(const PinnedExchangeBuffer&) = delete;
+  void* data() override { return m_data; }
+  std::size_t bytes() const override { return m_bytes; }
+
+ private:
+  void* m_data = nullptr;
+  std::size_t m_bytes;
+};
+
+}  // namespace
+
+std::unique_ptr<ExchangeBuffer> CudaBackend::make_exchange_buffer() const {
+  COALESCE_CUDA_CHECK(cudaSetDevice(m_device));
+  return std::make_unique<PinnedExchangeBuffer>(exchange_bytes(m_precision, m_n));
+}
+
+void CudaBackend::export_sources(int begin, int end, ExchangeBuffer& buffer) {
+  check_body_range(begin, end, m_n);
+  check_exchange_buffer(buffer, m_precision, m_n);
+  if (begin == end) return;
+  const std::size_t each = exchange_bytes(m_precision, 1);
+  if (m_exchange.size() < buffer.bytes()) m_exchange = DeviceBuffer<unsigned char>(buffer.bytes());
+  gpu::export_sources(state_views(), {begin, end}, m_exchange.data(), m_stream.get());
+  COALESCE_CUDA_CHECK(cudaMemcpyAsync(static_cast<unsigned char*>(buffer.data()) + each * begin,
+                                      m_exchange.data() + each * begin, each * (end - begin),
+                                      cudaMemcpyDeviceToHost, m_stream.get()));
+  m_stream.synchronize();
+}
+
+void CudaBackend::import_sources(int begin, int end, const ExchangeBuffer& buffer) {
+  check_body_range(begin, end, m_n);
+  check_exchange_buffer(buffer, m_precision, m_n);
+  if (begin == end) return;
+  const std::size_t each = exchange_bytes(m_precision, 1);
+  if (m_exchange.size() < buffer.bytes()) m_exchange = DeviceBuffer<unsigned char>(buffer.bytes());
+  COALESCE_CUDA_CHECK(cudaMemcpyAsync(m_exchange.data() + each * begin,
+                                      static_cast<const unsigned char*>(buffer.data()) + each * begin,
+                                      each * (end - begin), cudaMemcpyHostToDevice, m_stream.get()));
+  gpu::import_sources(state_views(), {begin, end}, m_exchange.data(), m_stream.get());
+  m_stream.synchronize();
 }
 
 void CudaBackend::pack(PackVariant variant, float* out, MemorySpace space) {

@@ -41,6 +41,11 @@ class CudaBackend final : public Backend {
   // first (DeviceMemoryError, the state kept).
   std::size_t set_precision(Precision precision) override;
   void step(const SimParams& params, double time) override;
+  void step_range(const SimParams& params, double time, int begin, int end) override;
+  // Pinned host memory (cudaMallocHost), so the copies run at the link's rate.
+  std::unique_ptr<ExchangeBuffer> make_exchange_buffer() const override;
+  void export_sources(int begin, int end, ExchangeBuffer& buffer) override;
+  void import_sources(int begin, int end, const ExchangeBuffer& buffer) override;
   // MemorySpace::Device: `out` is a 16-byte-aligned device pointer (e.g. a mapped GL buffer), written
   // asynchronously on stream(). MemorySpace::Host: packed into device scratch, then copied (synchronous).
   void pack(PackVariant variant, float* out, MemorySpace space) override;
@@ -60,9 +65,11 @@ class CudaBackend final : public Backend {
   // All-pairs: 1,048,576 (N^2 / 2 double-precision pairs, ~1.3 s on an H100); attractors: any N (O(N k)).
   int max_diagnostics_particles(Solver solver) const override;
 
-  // The two halves of step(), each timed separately (tests and bench).
-  void kick(const SimParams& params, double time);
-  void drift(float dt);
+  // The two halves of step(), each timed separately (tests and bench), for bodies [begin, end) (default all).
+  void kick(const SimParams& params, double time) { kick(params, time, 0, m_n); }
+  void kick(const SimParams& params, double time, int begin, int end);
+  void drift(float dt) { drift(dt, 0, m_n); }
+  void drift(float dt, int begin, int end);
 
   cudaStream_t stream() const { return m_stream.get(); }
   int device() const { return m_device; }
@@ -90,6 +97,7 @@ class CudaBackend final : public Backend {
   DeviceBuffer<unsigned char> m_state;    // max_state_bytes(precision, N): any layout fits, in m_layout
   DeviceBuffer<unsigned char> m_scratch;  // same size: conversion target and staging
   DeviceBuffer<unsigned char> m_force_partials;  // all-pairs partial sums (either scheme's partial_bytes)
+  DeviceBuffer<unsigned char> m_exchange;        // N x {x, y, z, m}: sources on their way to or from a rank
   gpu::MutualSchedule m_mutual_schedule;          // for m_mutual_n bodies in m_mutual_precision
   int m_mutual_n = 0;
   Precision m_mutual_precision = Precision::Fp32;

@@ -1,5 +1,7 @@
 // Attractor kick: one particle per thread, memory-bound (O(N k), k <= 16). The attractor snapshot is a
 // __grid_constant__ kernel parameter: read from the constant bank, with no per-thread copy to local memory.
+#include <type_traits>
+
 #include "kernels/kernels.h"
 #include "kernels/launch.h"
 #include "kernels/particle_access.cuh"
@@ -23,9 +25,11 @@ __global__ void __launch_bounds__(kThreads)
 
 }  // namespace
 
-void attractor_kick(const StateViews& state, const SimParams& params, double time, cudaStream_t stream) {
-  with_view(state, [&](const auto& view) {
-    using View = std::decay_t<decltype(view)>;
+void attractor_kick(const StateViews& state, BodyRange bodies, const SimParams& params, double time,
+                    cudaStream_t stream) {
+  with_view(state, [&](const auto& whole) {
+    using View = std::decay_t<decltype(whole)>;
+    const View view = whole.slice(bodies.begin, bodies.end - bodies.begin);
     using Real = typename View::Scalar;
     // Positions computed once per step on the host, exactly as the CPU backend does.
     const auto snapshot = snapshot_attractors(params.attractors, static_cast<Real>(time));

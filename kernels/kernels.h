@@ -13,23 +13,41 @@
 
 namespace coalesce::gpu {
 
-// How all_pairs_kick splits the (body chunk, j tile) pairs over this device's resident blocks, and the
-// partial sums that takes, in the state's precision (kernels/forces_all_pairs.cu): worked out once per
-// step, before the timing.
-struct AllPairsSchedule {
-  long long units = 0;  // chunks x tiles
-  int tiles = 0;        // shared-memory tiles of bodies j
-  int blocks = 0;       // blocks launched
-  int chunks = 0;       // chunks of bodies i
-  std::size_t partial_bytes = 0;
+// Bodies [begin, end) of a state: the targets a launch kicks (all N, or a rank's slice).
+struct BodyRange {
+  int begin = 0;
+  int end = 0;
 };
-// The schedule for bodies `targets` pulled by every body of `sources` (one layout and precision).
-AllPairsSchedule all_pairs_schedule(const StateViews& targets, const StateViews& sources);
-// v_i += dt * sum over j of the softened pull of body j of `sources` on body i of `targets`, split by
-// `schedule` into `partials` (device memory of schedule.partial_bytes). `targets` and `sources` may be the
-// same state, or a slice of it and the whole (a rank's own bodies against all N): only target velocities
-// are written. eps^2 and dt in the state's precision (softening_squared<Real>, sim/sim_params.h).
-void all_pairs_kick(const StateViews& targets, const StateViews& sources, const AllPairsSchedule& schedule,
+// Segments [begin, end) of the j range (AllPairsSchedule::segments).
+struct SegmentRange {
+  int begin = 0;
+  int end = 0;
+};
+// How all_pairs_kick splits a range of targets pulled by all N sources (kernels/forces_all_pairs.cu): the
+// j range is cut into segments of a length that depends on N alone, one partial sum per (chunk of targets,
+// segment), added in segment order. Worked out once per step, before the timing.
+struct AllPairsSchedule {
+  int sources = 0;          // N: every body pulls
+  int tiles = 0;            // shared-memory tiles of the sources
+  int segment_tiles = 0;    // tiles per segment
+  int segments = 0;         // segments of the j range
+  int chunks = 0;           // chunks of target bodies
+  int resident_blocks = 0;  // the most blocks one launch takes: resident slots x waves
+  std::size_t partial_bytes = 0;  // chunks x segments partial sums, in the state's precision
+};
+// The schedule for the bodies `targets` of `state`, pulled by all of its bodies.
+AllPairsSchedule all_pairs_schedule(const StateViews& state, BodyRange targets);
+// The partial sums of `segments` for `targets` into `partials` (device memory of schedule.partial_bytes).
+void all_pairs_partials(const StateViews& state, BodyRange targets, const AllPairsSchedule& schedule,
+                        SegmentRange segments, const SimParams& params, void* partials, cudaStream_t stream);
+// v_i += dt * the sum of body i's partials in segment order, for the bodies `targets` (every segment's
+// partials written before).
+void all_pairs_finish(const StateViews& state, BodyRange targets, const AllPairsSchedule& schedule,
+                      const SimParams& params, const void* partials, cudaStream_t stream);
+// Both: v_i += dt * sum over j of the softened pull of body j on body i, for i in `targets`, j all of
+// `state`. Only target velocities are written. eps^2 and dt in the state's precision (softening_squared<Real>,
+// sim/sim_params.h). A body's result does not depend on `targets`.
+void all_pairs_kick(const StateViews& state, BodyRange targets, const AllPairsSchedule& schedule,
                     const SimParams& params, void* partials, cudaStream_t stream);
 // The mutual scheme's split (sim/mutual_tiles.h, tile size for this device's resident warps) and the
 // bytes of its partial sums, in the state's precision (kernels/forces_all_pairs_mutual.cu).
@@ -42,10 +60,15 @@ MutualSchedule mutual_schedule(const StateViews& state);
 // through `partials` (device memory of schedule.partial_bytes). Bitwise repeatable; the layouts agree.
 void mutual_kick(const StateViews& state, const MutualSchedule& schedule, const SimParams& params, void* partials,
                  cudaStream_t stream);
-// v_i += dt * pull of the attractors at their positions at `time`, in the state's precision.
-void attractor_kick(const StateViews& state, const SimParams& params, double time, cudaStream_t stream);
-// x_i += v_i dt.
-void drift(const StateViews& state, float dt, cudaStream_t stream);
+// v_i += dt * pull of the attractors at their positions at `time`, in the state's precision, for i in `bodies`.
+void attractor_kick(const StateViews& state, BodyRange bodies, const SimParams& params, double time,
+                    cudaStream_t stream);
+// x_i += v_i dt for i in `bodies`.
+void drift(const StateViews& state, BodyRange bodies, float dt, cudaStream_t stream);
+// out[i] = {x, y, z, m} of body i in the state's precision (Vec4T<Real>), for i in `bodies`; `out` holds N.
+void export_sources(const StateViews& state, BodyRange bodies, void* out, cudaStream_t stream);
+// Position and mass of body i from in[i], for i in `bodies`: the bodies other ranks moved.
+void import_sources(const StateViews& state, BodyRange bodies, const void* in, cudaStream_t stream);
 // out[i] = {x, y, z, |v|} as floats in any precision; `out` must be 16-byte aligned. Every variant writes the
 // same bits.
 void pack(const StateViews& state, PackVariant variant, Float4* out, cudaStream_t stream);

@@ -52,6 +52,15 @@ class PackTarget {
   virtual MemorySpace space() const = 0;
 };
 
+// Host memory for N x {x, y, z, m} of a state's scalar (Backend::make_exchange_buffer).
+class ExchangeBuffer {
+ public:
+  virtual ~ExchangeBuffer() = default;
+  virtual void* data() = 0;
+  const void* data() const { return const_cast<ExchangeBuffer*>(this)->data(); }
+  virtual std::size_t bytes() const = 0;
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -79,6 +88,19 @@ class Backend {
 
   // One symplectic Euler step at simulation time `time`: forces (kick), then integrate (drift).
   virtual void step(const SimParams& params, double time) = 0;
+  // A rank's share of step() (app/services/rank_stepper.h): the kick of bodies [begin, end) by all N bodies,
+  // then their drift; the other bodies are left as they are. Each body's arithmetic is step()'s, so slices
+  // that cover the state give step()'s state bit for bit. One-sided forces: a mutual pair spans two slices,
+  // so ForceScheme::Mutual throws std::invalid_argument unless the range is the whole state.
+  virtual void step_range(const SimParams& params, double time, int begin, int end) = 0;
+
+  // What ranks exchange each step: N x {x, y, z, m} in the state's precision (4 x scalar_bytes each), in host
+  // memory the backend copies to and from quickly (pinned for a GPU). Owns its storage.
+  virtual std::unique_ptr<ExchangeBuffer> make_exchange_buffer() const = 0;
+  // {x, y, z, m} of bodies [begin, end) into their places in `buffer`. Synchronizes.
+  virtual void export_sources(int begin, int end, ExchangeBuffer& buffer) = 0;
+  // Position and mass of bodies [begin, end) from their places in `buffer`. Synchronizes.
+  virtual void import_sources(int begin, int end, const ExchangeBuffer& buffer) = 0;
 
   // Transposes the state into `out` as N x {x, y, z, |v|} floats.
   virtual void pack(PackVariant variant, float* out, MemorySpace space) = 0;

@@ -114,12 +114,16 @@ inline std::string convert_formula_summary(Precision precision = Precision::Fp32
   return out;
 }
 
-// Body-body interactions of the forces kernel: N^2 for all-pairs (the self term included, as computed),
-// N * k for k attractors; 0 for every other kernel.
-constexpr double interactions(KernelKind kind, Solver solver, int n, int attractor_count) {
+// Body-body interactions of the forces kernel for `targets` bodies of n: targets * n for all-pairs (the self
+// term included, as computed), targets * k for k attractors; 0 for every other kernel.
+constexpr double interactions(KernelKind kind, Solver solver, int targets, int n, int attractor_count) {
   if (kind != KernelKind::Forces) return 0.0;
-  const double count = static_cast<double>(n);
-  return solver == Solver::AllPairs ? count * count : count * attractor_count;
+  const double count = static_cast<double>(targets);
+  return solver == Solver::AllPairs ? count * static_cast<double>(n) : count * attractor_count;
+}
+// A whole step's: N^2 for all-pairs, N * k for k attractors.
+constexpr double interactions(KernelKind kind, Solver solver, int n, int attractor_count) {
+  return interactions(kind, solver, n, n, attractor_count);
 }
 
 }  // namespace coalesce

@@ -7,6 +7,7 @@
 #include <thread>
 #include <type_traits>
 
+#include "sim/body_range.h"
 #include "sim/byte_counts.h"
 #include "sim/cpu_info.h"
 #include "sim/cpu_kernels.h"
@@ -142,26 +143,30 @@ Real* CpuBackend::source_rows(std::size_t padded) {
 }
 
 template <class View>
-void CpuBackend::simd_forces(const View& view, const SimParams& params, double time) {
+void CpuBackend::simd_forces(const View& view, const SimParams& params, double time, int begin, int end) {
   using Real = typename View::Scalar;
   const SimdKernelsT<Real>& kernels = simd_kernels_for<Real>(*m_simd);
   const Real eps2 = softening_squared<Real>(params);
   const Real dt = params.dt;
-  const int blocks = (m_n + kSimdBlock - 1) / kSimdBlock;
+  // Blocks on the whole state's 64-body grid, so a slice's bodies sit in the lanes they have in a whole step
+  // (each lane's sum is its own, but the grid keeps the staged rows' alignment).
+  const int base = begin / kSimdBlock * kSimdBlock;
+  const int blocks = (end - base + kSimdBlock - 1) / kSimdBlock;
   // The blocks' kick, in the reference's arithmetic: only the accelerations come from the vector loop.
   const auto kick_block = [&](int first, const Real* ax, const Real* ay, const Real* az) {
-    const int last = std::min(m_n, first + kSimdBlock);
-    for (int i = first; i < last; ++i) {
+    const int last = std::min(end, first + kSimdBlock);
+    for (int i = std::max(first, begin); i < last; ++i) {
       const int k = i - first;
       view.set_velocity(i, kick(view.velocity(i), Vec3T<Real>{ax[k], ay[k], az[k]}, dt));
     }
   };
   if (params.solver == Solver::AllPairs) {
     // Every layout staged into the same rows, so the layouts step bitwise alike; the rows are the targets too.
-    const std::size_t padded = static_cast<std::size_t>(blocks) * kSimdBlock;
+    const int all_blocks = (m_n + kSimdBlock - 1) / kSimdBlock;
+    const std::size_t padded = static_cast<std::size_t>(all_blocks) * kSimdBlock;
     Real* const x = source_rows<Real>(padded);
     Real *const y = x + padded, *const z = y + padded, *const m = z + padded;
-    m_pool.parallel_for(blocks, [&](int b0, int b1) {
+    m_pool.parallel_for(all_blocks, [&](int b0, int b1) {
       for (int i = b0 * kSimdBlock; i < b1 * kSimdBlock; ++i) {
         const auto pm = i < m_n ? view.position_mass(i) : Vec4T<Real>{Real(0), Real(0), Real(0), Real(0)};
         x[i] = pm.x;
@@ -174,9 +179,9 @@ void CpuBackend::simd_forces(const View& view, const SimParams& params, double t
     m_pool.parallel_for(blocks, [&](int b0, int b1) {
       alignas(64) Real ax[kSimdBlock], ay[kSimdBlock], az[kSimdBlock];
       for (int b = b0; b < b1; ++b) {
-        const std::size_t first = static_cast<std::size_t>(b) * kSimdBlock;
+        const int first = base + b * kSimdBlock;
         kernels.block_accelerations(x + first, y + first, z + first, sources, eps2, ax, ay, az);
-        kick_block(b * kSimdBlock, ax, ay, az);
+        kick_block(first, ax, ay, az);
       }
     });
     return;
@@ -194,7 +199,7 @@ void CpuBackend::simd_forces(const View& view, const SimParams& params, double t
     alignas(64) Real tx[kSimdBlock], ty[kSimdBlock], tz[kSimdBlock], ax[kSimdBlock], ay[kSimdBlock],
         az[kSimdBlock];
     for (int b = b0; b < b1; ++b) {
-      const int first = b * kSimdBlock;
+      const int first = base + b * kSimdBlock;
       for (int k = 0; k < kSimdBlock; ++k) {
         const auto p = first + k < m_n ? view.position(first + k) : Vec3T<Real>{Real(0), Real(0), Real(0)};
         tx[k] = p.x;
@@ -208,10 +213,10 @@ void CpuBackend::simd_forces(const View& view, const SimParams& params, double t
 }
 
 template <class View>
-void CpuBackend::simd_drift(const View& view, typename View::Scalar dt) {
+void CpuBackend::simd_drift(const View& view, typename View::Scalar dt, int first, int last) {
   using Real = typename View::Scalar;
   const SimdKernelsT<Real>& kernels = simd_kernels_for<Real>(*m_simd);
-  m_pool.parallel_for(m_n, [&](int begin, int end) {
+  parallel_range(first, last, [&](int begin, int end) {
     if constexpr (View::kLayout == Layout::SoA)
       kernels.drift_soa(view.x, view.y, view.z, view.vx, view.vy, view.vz, begin, end, dt);
     else if constexpr (View::kLayout == Layout::Float4)
@@ -244,42 +249,95 @@ void CpuBackend::mutual_forces(const View& view, const SimParams& params) {
 }
 
 void CpuBackend::step(const SimParams& params, double time) {
+  step_range(params, time, 0, m_n);
+}
+
+template <class Fn>
+void CpuBackend::parallel_range(int begin, int end, Fn&& fn) {
+  m_pool.parallel_for(end - begin, [&](int b, int e) { fn(begin + b, begin + e); });
+}
+
+void CpuBackend::step_range(const SimParams& params, double time, int first, int last) {
+  check_body_range(first, last, m_n);
+  const int count = last - first;
   auto start = std::chrono::steady_clock::now();
   with_view(state(), [&](const auto& view) {
     using Real = typename std::decay_t<decltype(view)>::Scalar;
     if (params.solver == Solver::AllPairs && params.forces == ForceScheme::Mutual) {
+      if (count != m_n)
+        throw std::invalid_argument("CpuBackend: the mutual scheme computes every body at once, not a slice");
       mutual_forces(view, params);
       return;
     }
     if (m_simd) {
-      simd_forces(view, params, time);
+      simd_forces(view, params, time, first, last);
       return;
     }
     const Real eps2 = softening_squared<Real>(params);
     const Real dt = params.dt;
     if (params.solver == Solver::AllPairs) {
-      m_pool.parallel_for(m_n,
-                          [&](int begin, int end) { cpu::all_pairs_kick(view, view, begin, end, eps2, dt); });
+      parallel_range(first, last,
+                     [&](int begin, int end) { cpu::all_pairs_kick(view, view, begin, end, eps2, dt); });
     } else {
       const auto snapshot = snapshot_attractors(params.attractors, static_cast<Real>(time));
-      m_pool.parallel_for(
-          m_n, [&](int begin, int end) { cpu::attractor_kick(view, begin, end, snapshot, eps2, dt); });
+      parallel_range(first, last,
+                     [&](int begin, int end) { cpu::attractor_kick(view, begin, end, snapshot, eps2, dt); });
     }
   });
-  record(KernelKind::Forces, start, bytes_moved(KernelKind::Forces, m_layout, params.solver, m_n, m_precision),
-         interactions(KernelKind::Forces, params.solver, m_n, params.attractors.count));
+  record(KernelKind::Forces, start, bytes_moved(KernelKind::Forces, m_layout, params.solver, count, m_precision),
+         interactions(KernelKind::Forces, params.solver, count, m_n, params.attractors.count));
 
   start = std::chrono::steady_clock::now();
   with_view(state(), [&](const auto& view) {
     using Real = typename std::decay_t<decltype(view)>::Scalar;
     const Real dt = params.dt;
     if (m_simd)
-      simd_drift(view, dt);
+      simd_drift(view, dt, first, last);
     else
-      m_pool.parallel_for(m_n, [&](int begin, int end) { cpu::drift_range(view, begin, end, dt); });
+      parallel_range(first, last, [&](int begin, int end) { cpu::drift_range(view, begin, end, dt); });
   });
   record(KernelKind::Integrate, start,
-         bytes_moved(KernelKind::Integrate, m_layout, params.solver, m_n, m_precision), 0.0);
+         bytes_moved(KernelKind::Integrate, m_layout, params.solver, count, m_precision), 0.0);
+}
+
+namespace {
+class HostExchangeBuffer final : public ExchangeBuffer {
+ public:
+  explicit HostExchangeBuffer(std::size_t bytes) : m_data((bytes + sizeof(Double4) - 1) / sizeof(Double4)) {}
+  void* data() override { return m_data.data(); }
+  std::size_t bytes() const override { return m_data.size() * sizeof(Double4); }
+
+ private:
+  std::vector<Double4> m_data;  // 32-byte aligned elements, as the state
+};
+}  // namespace
+
+std::unique_ptr<ExchangeBuffer> CpuBackend::make_exchange_buffer() const {
+  return std::make_unique<HostExchangeBuffer>(exchange_bytes(m_precision, m_n));
+}
+
+void CpuBackend::export_sources(int first, int last, ExchangeBuffer& buffer) {
+  check_body_range(first, last, m_n);
+  check_exchange_buffer(buffer, m_precision, m_n);
+  with_view(state(), [&](const auto& view) {
+    using Real = typename std::decay_t<decltype(view)>::Scalar;
+    Vec4T<Real>* out = static_cast<Vec4T<Real>*>(buffer.data());
+    parallel_range(first, last, [&](int begin, int end) {
+      for (int i = begin; i < end; ++i) out[i] = view.position_mass(i);
+    });
+  });
+}
+
+void CpuBackend::import_sources(int first, int last, const ExchangeBuffer& buffer) {
+  check_body_range(first, last, m_n);
+  check_exchange_buffer(buffer, m_precision, m_n);
+  with_view(state(), [&](const auto& view) {
+    using Real = typename std::decay_t<decltype(view)>::Scalar;
+    const Vec4T<Real>* in = static_cast<const Vec4T<Real>*>(buffer.data());
+    parallel_range(first, last, [&](int begin, int end) {
+      for (int i = begin; i < end; ++i) view.set_position_mass(i, in[i]);
+    });
+  });
 }
 
 std::unique_ptr<PackTarget> CpuBackend::make_pack_target() const {

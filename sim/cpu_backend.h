@@ -37,6 +37,10 @@ class CpuBackend final : public Backend {
   void set_layout(Layout layout) override;
   std::size_t set_precision(Precision precision) override;
   void step(const SimParams& params, double time) override;
+  void step_range(const SimParams& params, double time, int begin, int end) override;
+  std::unique_ptr<ExchangeBuffer> make_exchange_buffer() const override;
+  void export_sources(int begin, int end, ExchangeBuffer& buffer) override;
+  void import_sources(int begin, int end, const ExchangeBuffer& buffer) override;
   // Host memory only: MemorySpace::Device throws std::invalid_argument. All variants give identical output.
   void pack(PackVariant variant, float* out, MemorySpace space) override;
   // A host vector; every variant is the same loop here, so the preference is Vector.
@@ -71,9 +75,12 @@ class CpuBackend final : public Backend {
               double interactions);
   // The SIMD step's passes (m_simd set): forces through staged blocks, drift on the layout's own arrays.
   template <class View>
-  void simd_forces(const View& view, const SimParams& params, double time);
+  void simd_forces(const View& view, const SimParams& params, double time, int begin, int end);
   template <class View>
-  void simd_drift(const View& view, typename View::Scalar dt);
+  void simd_drift(const View& view, typename View::Scalar dt, int begin, int end);
+  // The pool's parallel_for over bodies [begin, end): fn(first, last) per thread.
+  template <class Fn>
+  void parallel_range(int begin, int end, Fn&& fn);
   // The mutual all-pairs scheme (sim/cpu_mutual.h), scalar on every target: the CUDA kernel's reference.
   template <class View>
   void mutual_forces(const View& view, const SimParams& params);

@@ -31,6 +31,8 @@ struct LayoutView<Layout::AoS, Real> {
   // The view of a state buffer `base` holding n particles in this layout (bytes_for(n) bytes).
   HOST_DEVICE static LayoutView over(void* base, int n) { return {static_cast<Record*>(base), n}; }
   static constexpr std::size_t bytes_for(int n) { return kRecordBytes * static_cast<std::size_t>(n); }
+  // Particles [first, first + count) as a view of their own: a rank's slice, whose index 0 is `first`.
+  HOST_DEVICE LayoutView slice(int first, int count) const { return {particles + first, count}; }
 
   HOST_DEVICE Vec3T<Real> position(int i) const { return {particles[i].x, particles[i].y, particles[i].z}; }
   HOST_DEVICE Vec3T<Real> velocity(int i) const { return {particles[i].vx, particles[i].vy, particles[i].vz}; }
@@ -44,6 +46,13 @@ struct LayoutView<Layout::AoS, Real> {
     particles[i].x = p.x;
     particles[i].y = p.y;
     particles[i].z = p.z;
+  }
+  // Position and mass from the force tiles' vector: what a rank receives of the others' bodies.
+  HOST_DEVICE void set_position_mass(int i, Vec4T<Real> pm) const {
+    particles[i].x = pm.x;
+    particles[i].y = pm.y;
+    particles[i].z = pm.z;
+    particles[i].mass = pm.w;
   }
   HOST_DEVICE void set_velocity(int i, Vec3T<Real> v) const {
     particles[i].vx = v.x;
@@ -72,6 +81,9 @@ struct LayoutView<Layout::SoA, Real> {
     return {f, f + count, f + 2 * count, f + 3 * count, f + 4 * count, f + 5 * count, f + 6 * count, n};
   }
   static constexpr std::size_t bytes_for(int n) { return kRecordBytes * static_cast<std::size_t>(n); }
+  HOST_DEVICE LayoutView slice(int first, int count) const {
+    return {x + first, y + first, z + first, vx + first, vy + first, vz + first, m + first, count};
+  }
 
   HOST_DEVICE Vec3T<Real> position(int i) const { return {x[i], y[i], z[i]}; }
   HOST_DEVICE Vec3T<Real> velocity(int i) const { return {vx[i], vy[i], vz[i]}; }
@@ -81,6 +93,12 @@ struct LayoutView<Layout::SoA, Real> {
     x[i] = p.x;
     y[i] = p.y;
     z[i] = p.z;
+  }
+  HOST_DEVICE void set_position_mass(int i, Vec4T<Real> pm) const {
+    x[i] = pm.x;
+    y[i] = pm.y;
+    z[i] = pm.z;
+    m[i] = pm.w;
   }
   HOST_DEVICE void set_velocity(int i, Vec3T<Real> v) const {
     vx[i] = v.x;
@@ -118,6 +136,7 @@ struct LayoutView<Layout::Float4, Real> {
     return {f, f + n, n};
   }
   static constexpr std::size_t bytes_for(int n) { return kRecordBytes * static_cast<std::size_t>(n); }
+  HOST_DEVICE LayoutView slice(int first, int count) const { return {pos_mass + first, vel + first, count}; }
 
   HOST_DEVICE Vec3T<Real> position(int i) const {
     const Vector p = load_vec4(pos_mass + i);
@@ -132,6 +151,7 @@ struct LayoutView<Layout::Float4, Real> {
   HOST_DEVICE void set_position(int i, Vec3T<Real> p) const {
     store_vec4(pos_mass + i, Vector{p.x, p.y, p.z, pos_mass[i].w});
   }
+  HOST_DEVICE void set_position_mass(int i, Vector pm) const { store_vec4(pos_mass + i, pm); }
   HOST_DEVICE void set_velocity(int i, Vec3T<Real> v) const {
     store_vec4(vel + i, Vector{v.x, v.y, v.z, vel[i].w});
   }

@@ -182,6 +182,13 @@ BenchRow make_row(Solver solver, int n, Layout layout, std::string kernel, std::
   return row;
 }
 
+bool sweeps(Solver solver, const std::string& kernel) {
+  const std::vector<std::string> kernels = swept_kernels(solver);
+  return std::find(kernels.begin(), kernels.end(), kernel) != kernels.end();
+}
+
+}  // namespace
+
 Scene bench_scene(Solver solver, int n) {
   Scene scene = preset_scene(solver == Solver::AllPairs ? "plummer" : "swirl");
   scene.particles = n;
@@ -189,12 +196,6 @@ Scene bench_scene(Solver solver, int n) {
   return scene;
 }
 
-bool sweeps(Solver solver, const std::string& kernel) {
-  const std::vector<std::string> kernels = swept_kernels(solver);
-  return std::find(kernels.begin(), kernels.end(), kernel) != kernels.end();
-}
-
-}  // namespace
 
 BenchPlan make_bench_plan(const Options& o, bool gpu) {
   BenchPlan plan;

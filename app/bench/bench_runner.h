@@ -10,6 +10,7 @@
 
 #include "app/bench/bench_types.h"
 #include "app/services/options.h"
+#include "sim/scene.h"
 
 namespace coalesce {
 
@@ -26,6 +27,9 @@ std::vector<std::string> swept_kernels(Solver solver);
 // is as large as one copy-ceiling buffer (4 x the last-level cache, sim/cpu_info.h), so the memory-bound
 // rows stream from memory as the copy does and what the forces pass leaves in the cache is a small part.
 int cpu_attractor_particles(std::optional<std::size_t> last_level_cache_bytes);
+
+// The scene a bench row starts from: the plummer sphere for all-pairs, the swirl for attractors, n bodies.
+Scene bench_scene(Solver solver, int n);
 
 // `progress` receives "step/total what" lines as the sweep advances.
 std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice, BenchResult& result,

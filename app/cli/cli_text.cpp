@@ -53,7 +53,7 @@ std::string usage_text() {
 }
 
 std::string version_text() {
-  // COALESCE_FEATURES: "cuda, viewer", "cuda", "viewer" or "cpu only", from app/cli/CMakeLists.txt.
+  // COALESCE_FEATURES: "cuda, viewer, mpi", ... or "cpu only", from app/cli/CMakeLists.txt.
   // The CPU line: which SIMD build of the CPU loops this machine gets, and which others it could force.
   return "coalesce " COALESCE_VERSION " (" COALESCE_FEATURES ")\nCPU SIMD target: " +
          std::string(cpu_target_info(best_cpu_target()).label) + " (runs here: " + supported_cpu_targets_text() +

@@ -1,10 +1,14 @@
 // coalesce --steps N: simulate with no window, print one stats line, optionally load and save the state.
-// Ctrl-C, SIGTERM or SIGHUP stops after the step in progress, saves --save-state and exits 128+signal.
+// Ctrl-C, SIGTERM or SIGHUP stops after the step in progress, saves --save-state and exits 128+signal. Under
+// mpirun each rank steps a slice (app/ranks), rank 0 reads, saves and prints, and all stop on one step.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <string>
 
+#include "app/ranks/rank_agreement.h"
+#include "app/ranks/rank_start.h"
+#include "app/ranks/rank_stepper.h"
 #include "app/services/backend_factory.h"
 #include "app/services/force_choice.h"
 #include "app/cli/commands.h"
@@ -37,41 +41,70 @@ std::string energy_text(const Diagnostics& before, const Diagnostics& after) {
 
 }  // namespace
 
-int run_steps(const Options& options) {
+int run_steps(const Options& options, Ranks& ranks) {
+  const bool root = ranks.root();  // only rank 0 reads and writes files and prints
   // Before the set-up (initial state, backend, the first energy): a signal during it still ends the run with
   // its line and the state saved. The ledger is complete before a signal can be handled.
-  if (!options.save_state.empty()) plan_output(check_output_path("--save-state", options.save_state));
+  if (root && !options.save_state.empty()) plan_output(check_output_path("--save-state", options.save_state));
   const StopSignals interrupt;
-  std::string notice;
-  Scene scene = scene_from_options(options, notice);
-  if (!notice.empty()) std::fprintf(stderr, "coalesce: %s\n", notice.c_str());
-  const InitialState initial = initial_state_from_options(options, scene);
-  if (!initial.notice.empty()) std::fprintf(stderr, "coalesce: %s\n", printable(initial.notice).c_str());
+  Scene scene{};
+  InitialState initial;
+  agreed(ranks, [&] {
+    if (!root) return;
+    std::string notice;
+    scene = scene_from_options(options, notice);
+    if (!notice.empty()) std::fprintf(stderr, "coalesce: %s\n", notice.c_str());
+    initial = initial_state_from_options(options, scene);
+    if (!initial.notice.empty()) std::fprintf(stderr, "coalesce: %s\n", printable(initial.notice).c_str());
+  });
   SimParams params = scene.params;
+  share_start(ranks, params, initial);
+  const int particles = static_cast<int>(initial.size());
   const std::int64_t steps = options.steps.value_or(0);
 
-  BackendSelection selection = make_backend(options.backend, scene.particles, options.layout, options.precision,
-                                            options.cpu_target);
-  if (!selection.notice.empty()) std::fprintf(stderr, "coalesce: %s\n", selection.notice.c_str());
+  BackendSelection selection;
+  agreed(ranks, [&] {
+    selection = make_backend(options.backend, particles, options.layout, options.precision, options.cpu_target,
+                             {ranks.local_rank(), ranks.ranks_on_host(), !root});
+    initial.upload_to(*selection.backend);
+  });
+  if (root && !selection.notice.empty()) std::fprintf(stderr, "coalesce: %s\n", selection.notice.c_str());
   Backend& backend = *selection.backend;
-  initial.upload_to(backend);
   SimClock clock;
-  const ForceChoice forces = choose_forces(backend, params, clock.time(params.dt), options.forces);
+  ForceChoice forces;
+  agreed(ranks, [&] {
+    forces = ranks.distributed() ? sliced_forces(params, options.forces)
+                                 : choose_forces(backend, params, clock.time(params.dt), options.forces);
+  });
   params.forces = forces.scheme;
+  RankStepper stepper(backend, ranks);
 
   // Energy is measured where the state lives, before and after, so the drift compares like with like.
   const bool diagnose = backend.diagnostics_affordable(params.solver);
   Diagnostics before{};
-  if (diagnose) before = backend.diagnostics(params, clock.time(params.dt));
+  if (diagnose && root) before = backend.diagnostics(params, clock.time(params.dt));
 
   const auto start = std::chrono::steady_clock::now();
   std::int64_t done = 0;
-  for (; done < steps && !interrupt.requested(); ++done) {
-    backend.step(params, clock.time(params.dt));
-    ++clock.step;
+  int stop = 0;  // the signal every rank stopped on
+  if (!ranks.distributed()) {
+    for (; done < steps && !interrupt.requested(); ++done) {
+      backend.step(params, clock.time(params.dt));
+      ++clock.step;
+    }
+    stop = interrupt.signal();
+  } else {
+    // The ranks agree after each step whether a signal came to any of them, so all stop after the same one.
+    while (done < steps && stop == 0) {
+      stop = stepper.step(params, clock.time(params.dt), interrupt.signal());
+      ++clock.step;
+      ++done;
+    }
   }
   backend.synchronize();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  stepper.gather_state();
+  if (!root) return stop != 0 ? 128 + stop : 0;
   const FinalState final_state = finish_state(backend, options.save_state);
   const std::string& bad = final_state.non_finite;
   const std::string& saved_to = final_state.written;
@@ -81,14 +114,15 @@ int run_steps(const Options& options) {
   std::string line = "coalesce: " + backend.name() + ", " + std::string(to_string(options.layout)) + ", " +
                      std::string(to_string(backend.precision())) + ", " +
                      std::string(to_string(params.solver)) +
-                     (forces.account.empty() ? "" : ", " + forces.account) + ", N=" + std::to_string(scene.particles) +
+                     (forces.account.empty() ? "" : ", " + forces.account) + ", N=" + std::to_string(particles) +
+                     (ranks.distributed() ? ", ranks=" + std::to_string(ranks.size()) : "") +
                      ", steps=" + std::to_string(done) +
-                     (stopped ? " of " + std::to_string(steps) + " (interrupted by " +
-                                    stop_signal_name(interrupt.signal()) + ")"
+                     (stopped ? " of " + std::to_string(steps) + " (interrupted by " + stop_signal_name(stop) + ")"
                               : "") +
                      ": " +
                      format("%.3f s", seconds);
   if (done > 0 && seconds > 0) line += format(", %.1f steps/s", static_cast<double>(done) / seconds);
+  if (ranks.distributed()) line += format(", all-gather %.3f s on rank 0", stepper.exchange_seconds());
   if (diagnose && bad.empty()) {
     line += energy_text(before, backend.diagnostics(params, clock.time(params.dt)));
   } else if (!diagnose) {
@@ -104,7 +138,7 @@ int run_steps(const Options& options) {
     throw RuntimeFailure("the state is not finite after " + std::to_string(done) + " steps (particle " + bad +
                          ")" + where + "; try a smaller --dt or a larger --softening");
   }
-  return interrupt.exit_code();
+  return stop != 0 ? 128 + stop : 0;
 }
 
 }  // namespace coalesce

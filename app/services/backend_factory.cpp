@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <string>
+#include <thread>
 
 #include "app/services/cuda_services.h"
 #include "sim/cpu_backend.h"
@@ -22,17 +23,24 @@ std::string cpu_fallback_notice(const std::string& why) {
 }
 
 BackendSelection make_backend(BackendChoice choice, int particles, Layout layout, Precision precision,
-                              std::optional<CpuTarget> cpu_target) {
+                              std::optional<CpuTarget> cpu_target, const RankPlacement& placement) {
   const CpuTarget target = cpu_target.value_or(best_cpu_target());
+  // 0 (every hardware thread) for a process alone on its host; a share of them for each of several ranks.
+  const unsigned hardware = std::thread::hardware_concurrency();
+  const int threads =
+      placement.ranks_on_host > 1 ? std::max(1, static_cast<int>(hardware) / placement.ranks_on_host) : 0;
   if (choice == BackendChoice::Cpu)
-    return {std::make_unique<CpuBackend>(particles, layout, 0, precision, target), ""};
+    return {std::make_unique<CpuBackend>(particles, layout, threads, precision, target), ""};
   std::string why;
-  if (count_cuda_devices(&why) == 0) {
+  const int devices = count_cuda_devices(&why);
+  if (devices == 0) {
     if (choice == BackendChoice::Cuda)
       throw UsageError("--backend cuda: no CUDA device found (" + why + "); use --backend cpu");
-    return {std::make_unique<CpuBackend>(particles, layout, 0, precision, target), cpu_fallback_notice(why)};
+    return {std::make_unique<CpuBackend>(particles, layout, threads, precision, target), cpu_fallback_notice(why)};
   }
-  return {make_cuda_backend(particles, layout, precision), ""};
+  return {make_cuda_backend(particles, layout, precision, placement.quiet ? MemoryEstimate::Quiet : MemoryEstimate::Print,
+                            placement.local_rank % devices),
+          ""};
 }
 
 }  // namespace coalesce

@@ -17,10 +17,10 @@ int count_cuda_devices(std::string* why);
 // Whether make_cuda_backend prints its device memory estimate: the viewer's start-size trials stay quiet.
 enum class MemoryEstimate { Print, Quiet };
 
-// The CUDA backend on device 0, after printing its device memory estimate to stderr. Throws RuntimeFailure
+// The CUDA backend on `device`, after printing its device memory estimate to stderr. Throws RuntimeFailure
 // when N does not fit (the message gives the bytes needed and free). Only when count_cuda_devices() > 0.
 std::unique_ptr<Backend> make_cuda_backend(int particles, Layout layout, Precision precision = Precision::Fp32,
-                                           MemoryEstimate estimate = MemoryEstimate::Print);
+                                           MemoryEstimate estimate = MemoryEstimate::Print, int device = 0);
 
 // Free memory of device 0 in bytes; 0 when unknown.
 std::size_t cuda_free_memory();

@@ -1,4 +1,5 @@
-// The CUDA side of app/services/cuda_services.h: the backend and the device probe, on device 0.
+// The CUDA side of app/services/cuda_services.h: the backend and the device probe (device 0 unless a rank
+// takes another).
 #include "app/services/cuda_services.h"
 
 #include <cstdio>
@@ -18,14 +19,14 @@ int count_cuda_devices(std::string* why) {
 }
 
 std::unique_ptr<Backend> make_cuda_backend(int particles, Layout layout, Precision precision,
-                                           MemoryEstimate estimate) {
+                                           MemoryEstimate estimate, int device) {
   if (estimate == MemoryEstimate::Print)
     std::fprintf(
         stderr, "%s\n",
-        describe_device_memory(estimate_device_memory(particles, precision), free_device_memory(kDevice))
+        describe_device_memory(estimate_device_memory(particles, precision), free_device_memory(device))
             .c_str());
   try {
-    return std::make_unique<CudaBackend>(particles, layout, kDevice, precision);
+    return std::make_unique<CudaBackend>(particles, layout, device, precision);
   } catch (const DeviceMemoryError& e) {
     throw RuntimeFailure(e.what());
   }

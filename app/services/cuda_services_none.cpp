@@ -16,7 +16,7 @@ int count_cuda_devices(std::string* why) {
   return 0;
 }
 
-std::unique_ptr<Backend> make_cuda_backend(int, Layout, Precision, MemoryEstimate) {
+std::unique_ptr<Backend> make_cuda_backend(int, Layout, Precision, MemoryEstimate, int) {
   throw std::logic_error("make_cuda_backend: called although count_cuda_devices() is 0");
 }
 

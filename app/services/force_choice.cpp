@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <string>
 
+#include "sim/errors.h"
+
 namespace coalesce {
 
 namespace {
@@ -49,6 +51,15 @@ std::string describe(ForceScheme chosen, const SchemeTiming& one_sided, const Sc
 }
 
 }  // namespace
+
+ForceChoice sliced_forces(const SimParams& params, std::optional<ForceScheme> asked) {
+  if (params.solver != Solver::AllPairs) return {};
+  if (asked == ForceScheme::Mutual)
+    throw UsageError("--forces mutual evaluates each pair once for both bodies, which ranks holding slices "
+                     "cannot; under mpirun use --forces one-sided or auto");
+  if (asked) return {*asked, "forces " + std::string(to_string(*asked))};
+  return {ForceScheme::OneSided, "forces one-sided (auto: a mutual pair would span two ranks)"};
+}
 
 ForceChoice choose_forces(Backend& backend, const SimParams& params, double time, std::optional<ForceScheme> asked) {
   if (params.solver != Solver::AllPairs) return {};

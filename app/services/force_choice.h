@@ -23,4 +23,8 @@ struct ForceChoice {
 // `asked`: the scheme given, or none for auto. Only all-pairs has schemes: attractors get one-sided, silently.
 ForceChoice choose_forces(Backend& backend, const SimParams& params, double time, std::optional<ForceScheme> asked);
 
+// The scheme when ranks step slices of the bodies (app/ranks): one-sided, since a mutual pair spans two
+// ranks' slices; --forces mutual is refused (UsageError) and auto says why it is one-sided.
+ForceChoice sliced_forces(const SimParams& params, std::optional<ForceScheme> asked);
+
 }  // namespace coalesce

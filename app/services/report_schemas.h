@@ -1,5 +1,6 @@
-// The schema names of the JSON files coalesce writes beside a screenshot and a clip, and reads back
-// (--camera-from, the sidecar check): "NAME/MAJOR", where a new MAJOR means older readers must refuse it.
+// The schema names of the JSON files coalesce writes beside a screenshot and a clip, which it reads back
+// (--camera-from, the sidecar check), and of bench's ranks run: "NAME/MAJOR", where a new MAJOR means older
+// readers must refuse it.
 #pragma once
 
 #include <string_view>
@@ -10,5 +11,7 @@ inline constexpr std::string_view kScreenshotSchemaPrefix = "coalesce-screenshot
 inline constexpr std::string_view kScreenshotSchema = "coalesce-screenshot/3";
 inline constexpr std::string_view kClipSchemaPrefix = "coalesce-clip/";
 inline constexpr std::string_view kClipSchema = "coalesce-clip/1";
+// bench under mpirun with several ranks (docs/bench-json.md, "Ranks"); written, never read back.
+inline constexpr std::string_view kBenchRanksSchema = "coalesce-bench-ranks/1";
 
 }  // namespace coalesce

@@ -3,7 +3,8 @@
 // Tolerances. The GPU evaluates 1/sqrt(r^2) with rsqrtf (MUFU.RSQ, relative error <= 2^-22.9 ~ 1.3e-7) and
 // contracts multiply-adds into FMAs; the CPU uses 1.0f / std::sqrt (correctly rounded) without FMA. Each
 // pair term therefore differs by a few 1e-7 relative. For all-pairs the GPU adds a body's terms in pieces
-// (one partial sum per block that worked on it, kernels/forces_all_pairs.cu), and cancellation between terms of opposite sign can amplify the relative error of the sum
+// (one partial sum per segment of the j range, kernels/forces_all_pairs.cu), and cancellation between
+// terms of opposite sign can amplify the relative error of the sum
 // by the ratio sum|a_j| / |sum a_j| (tens for random clouds), so the kick (the change of velocity in one
 // step) is held to 1e-4 norm-wise and the whole state after the step to 1e-5. Attractors sum at most 16
 // terms: 1e-5 on the kick. A step with dt = O(0.1) makes the kick large against the rounding of v itself.

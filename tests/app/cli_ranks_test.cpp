@@ -1,0 +1,157 @@
+// coalesce under mpirun (docs/mpi.md), CPU backend: K ranks end in one rank's state bit for bit in every
+// layout and precision; a bad input on one rank stops every rank with one line from rank 0; a stop signal
+// saves once. Skipped where the build has no MPI or mpirun is missing.
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <unistd.h>
+
+#include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
+#include "tests/support/test_random.h"
+
+namespace coalesce {
+namespace {
+
+using testing::ProcessResult;
+using testing::TempDir;
+using testing::TestRng;
+
+bool mpi_runs_here() {
+  const ProcessResult version = testing::run_process({testing::coalesce_executable(), "--version"});
+  if (version.out.find("mpi") == std::string::npos) return false;
+  return testing::run_process({"mpirun", "--version"}).exit_code == 0;
+}
+
+#define COALESCE_REQUIRE_MPI()                                                          \
+  do {                                                                                  \
+    if (!mpi_runs_here()) GTEST_SKIP() << "skipped: this build has no MPI, or no mpirun"; \
+  } while (0)
+
+std::vector<std::string> mpirun(int ranks) {
+  std::vector<std::string> args{"mpirun", "--oversubscribe", "-n", std::to_string(ranks)};
+  if (geteuid() == 0) args.push_back("--allow-run-as-root");  // CI containers run as root
+  return args;
+}
+
+std::vector<std::string> joined(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+std::vector<std::string> our_lines(const ProcessResult& r) {
+  std::vector<std::string> lines;
+  for (const std::string& line : r.err_lines())
+    if (line.rfind("coalesce: ", 0) == 0 && line.find("running on the CPU backend") == std::string::npos)
+      lines.push_back(line);
+  return lines;
+}
+
+TEST(CliRanks, RanksEndInOneRanksStateBitwiseInEveryLayoutAndPrecision) {
+  COALESCE_REQUIRE_MPI();
+  TestRng rng;
+  const TempDir dir;
+  for (const char* layout : {"aos", "soa", "float4"}) {
+    for (const char* precision : {"fp32", "fp64"}) {
+      const int ranks = rng.uniform_int(2, 3);
+      const std::vector<std::string> run{"--backend",   "cpu",       "--steps",   std::to_string(rng.uniform_int(2, 6)),
+                                         "--particles", std::to_string(rng.uniform_int(100, 3000)),
+                                         "--seed",      std::to_string(rng.uniform_int(1, 1000000)),
+                                         "--layout",    layout,      "--precision", precision,
+                                         "--forces",    "one-sided", "--save-state"};
+      const std::string tag = std::string(layout) + "-" + precision;
+      const std::string one = dir.file("one-" + tag + ".npy"), many = dir.file("many-" + tag + ".npy");
+      const ProcessResult a = testing::run_process(joined({testing::coalesce_executable()}, joined(run, {one})));
+      ASSERT_EQ(a.exit_code, 0) << a.err;
+      const ProcessResult b =
+          testing::run_process(joined(mpirun(ranks), joined({testing::coalesce_executable()}, joined(run, {many}))));
+      ASSERT_EQ(b.exit_code, 0) << b.err;
+      EXPECT_NE(b.out.find("ranks=" + std::to_string(ranks)), std::string::npos) << b.out;
+      const std::string first = testing::read_file(one), second = testing::read_file(many);
+      ASSERT_FALSE(first.empty());
+      EXPECT_TRUE(first == second) << tag << ", " << ranks << " ranks, seed " << rng.seed();
+    }
+  }
+}
+
+TEST(CliRanks, ABadOutputOnOneRankStopsEveryRankWithOneLineFromRankZero) {
+  COALESCE_REQUIRE_MPI();
+  TestRng rng;
+  const TempDir dir;
+  const std::string good = dir.file("good.npy"), bad = dir.file("missing-folder/bad.npy");
+  const std::vector<std::string> run{testing::coalesce_executable(), "--backend", "cpu", "--steps", "3",
+                                     "--particles", std::to_string(rng.uniform_int(64, 500)), "--save-state"};
+  // mpirun's MPMD form: rank 0 gets a good path, rank 1 one in a folder that does not exist.
+  std::vector<std::string> args = mpirun(1);
+  args = joined(joined(args, run), {good, ":", "-n", "1"});
+  args = joined(joined(args, run), {bad});
+  const ProcessResult r = testing::run_process(args, {}, {}, 60);
+  EXPECT_NE(r.exit_code, 0);
+  const std::vector<std::string> lines = our_lines(r);
+  ASSERT_EQ(lines.size(), 1u) << r.err;
+  EXPECT_EQ(lines[0].rfind("coalesce: rank 1 of 2: --save-state", 0), 0u) << lines[0];
+  EXPECT_FALSE(std::ifstream(good).good()) << "a run that stopped wrote its state";
+}
+
+TEST(CliRanks, DifferentCommandLinesAreRefused) {
+  COALESCE_REQUIRE_MPI();
+  const std::vector<std::string> run{testing::coalesce_executable(), "--backend", "cpu", "--particles", "200",
+                                     "--steps"};
+  std::vector<std::string> args = joined(joined(mpirun(1), run), {"2", ":", "-n", "1"});
+  args = joined(joined(args, run), {"3"});
+  const ProcessResult r = testing::run_process(args, {}, {}, 60);
+  EXPECT_NE(r.exit_code, 0);
+  const std::vector<std::string> lines = our_lines(r);
+  ASSERT_EQ(lines.size(), 1u) << r.err;
+  EXPECT_NE(lines[0].find("different command lines"), std::string::npos) << lines[0];
+}
+
+// The ranks mpirun started (its children), once each has its stop-signal handler in place.
+bool ranks_ready(pid_t mpirun_pid, int ranks, int seconds) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::ifstream children("/proc/" + std::to_string(mpirun_pid) + "/task/" + std::to_string(mpirun_pid) +
+                           "/children");
+    std::vector<pid_t> pids;
+    for (pid_t pid; children >> pid;) pids.push_back(pid);
+    int ready = 0;
+    for (pid_t pid : pids) ready += testing::wait_for_signal_handler(pid, SIGTERM, 1) ? 1 : 0;
+    if (ready >= ranks) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return false;
+}
+
+TEST(CliRanks, AStopSignalToMpirunSavesOnce) {
+  COALESCE_REQUIRE_MPI();
+  TestRng rng;
+  const TempDir dir;
+  const std::string out = dir.file("state.npy");
+  testing::ChildSetup setup;
+  bool ready = false;
+  setup.on_started = [&](pid_t pid) {
+    ready = ranks_ready(pid, 2, 60);
+    std::this_thread::sleep_for(std::chrono::milliseconds(rng.uniform_int(50, 300)));  // some steps run
+    kill(pid, SIGINT);  // Ctrl-C at the terminal reaches mpirun, which passes SIGTERM on to the ranks
+  };
+  const ProcessResult r = testing::run_process(
+      joined(mpirun(2), {testing::coalesce_executable(), "--backend", "cpu", "--steps", "100000000",
+                         "--particles", "1000", "--save-state", out}),
+      {}, {}, 120, setup);
+  ASSERT_TRUE(ready) << r.err;
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.out.find("(interrupted by SIG"), std::string::npos) << r.out << r.err;
+  EXPECT_NE(r.out.find("state saved to"), std::string::npos) << r.out;
+  std::size_t lines = 0;
+  for (char c : r.out) lines += c == '\n';
+  EXPECT_EQ(lines, 1u) << "one line, from rank 0: " << r.out;
+  EXPECT_TRUE(std::ifstream(out).good());
+}
+
+}  // namespace
+}  // namespace coalesce
