@@ -232,12 +232,16 @@ std::unique_ptr<ExchangeBuffer> CudaBackend::make_exchange_buffer() const {
   return std::make_unique<PinnedExchangeBuffer>(exchange_bytes(m_precision, m_n));
 }
 
-void CudaBackend::export_sources(int begin, int end, ExchangeBuffer& buffer) {
+std::size_t CudaBackend::prepare_exchange(int begin, int end, const ExchangeBuffer& buffer) {
   check_body_range(begin, end, m_n);
   check_exchange_buffer(buffer, m_precision, m_n);
-  if (begin == end) return;
-  const std::size_t each = exchange_bytes(m_precision, 1);
   if (m_exchange.size() < buffer.bytes()) m_exchange = DeviceBuffer<unsigned char>(buffer.bytes());
+  return exchange_bytes(m_precision, 1);
+}
+
+void CudaBackend::export_sources(int begin, int end, ExchangeBuffer& buffer) {
+  const std::size_t each = prepare_exchange(begin, end, buffer);
+  if (begin == end) return;
   gpu::export_sources(state_views(), {begin, end}, m_exchange.data(), m_stream.get());
   COALESCE_CUDA_CHECK(cudaMemcpyAsync(static_cast<unsigned char*>(buffer.data()) + each * begin,
                                       m_exchange.data() + each * begin, each * (end - begin),
@@ -246,11 +250,8 @@ void CudaBackend::export_sources(int begin, int end, ExchangeBuffer& buffer) {
 }
 
 void CudaBackend::import_sources(int begin, int end, const ExchangeBuffer& buffer) {
-  check_body_range(begin, end, m_n);
-  check_exchange_buffer(buffer, m_precision, m_n);
+  const std::size_t each = prepare_exchange(begin, end, buffer);
   if (begin == end) return;
-  const std::size_t each = exchange_bytes(m_precision, 1);
-  if (m_exchange.size() < buffer.bytes()) m_exchange = DeviceBuffer<unsigned char>(buffer.bytes());
   COALESCE_CUDA_CHECK(cudaMemcpyAsync(m_exchange.data() + each * begin,
                                       static_cast<const unsigned char*>(buffer.data()) + each * begin,
                                       each * (end - begin), cudaMemcpyHostToDevice, m_stream.get()));

@@ -80,6 +80,9 @@ class CudaBackend final : public Backend {
   StateViews scratch_views(Layout layout) const {
     return make_state_views(layout, m_precision, m_scratch.data(), m_n);
   }
+  // The checks of export_sources and import_sources, and m_exchange grown to the buffer's size; returns the
+  // bytes of one body's {x, y, z, m}.
+  std::size_t prepare_exchange(int begin, int end, const ExchangeBuffer& buffer);
   template <class Real>
   void upload_records(const std::vector<ParticleRecord<Real>>& particles);
   template <class Real>

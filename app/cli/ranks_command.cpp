@@ -23,7 +23,6 @@
 #include "app/services/printable.h"
 #include "app/services/report_schemas.h"
 #include "app/services/utc_time.h"
-#include "sim/byte_counts.h"
 #include "sim/errors.h"
 #include "sim/scene.h"
 #include "sim/output_file.h"
@@ -125,9 +124,25 @@ std::string format(const char* pattern, double value) {
   return buffer;
 }
 
-nlohmann::json row_json(const RanksRow& row, const RankSlices& slices, int ranks) {
+// What the table and the JSON both show of a row, worked out once.
+struct RowFigures {
+  double interactions_per_second;  // N^2 / step
+  double efficiency;               // one-rank step / (K x step)
+  double allgather_share;          // the slowest rank's all-gather / step
+};
+
+RowFigures figures_of(const RanksRow& row, int ranks) {
   const double n = row.particles;
   const RankTimes& t = row.times;
+  const double worst = *std::max_element(t.exchange_s.begin(), t.exchange_s.end());
+  return {n * n / t.step_s, t.one_rank_s / (ranks * t.step_s), worst / t.step_s};
+}
+
+nlohmann::json row_json(const RanksRow& row, int ranks) {
+  const double n = row.particles;
+  const RankTimes& t = row.times;
+  const RankSlices slices = slice_bodies(row.particles, ranks);
+  const RowFigures f = figures_of(row, ranks);
   nlohmann::json per_rank = nlohmann::json::array();
   for (int r = 0; r < ranks; ++r) {
     const auto i = static_cast<std::size_t>(r);
@@ -140,17 +155,16 @@ nlohmann::json row_json(const RanksRow& row, const RankSlices& slices, int ranks
                         {"interactions_per_second_computing",
                          t.compute_s[i] > 0 ? nlohmann::json(pulls / t.compute_s[i]) : nlohmann::json(nullptr)}});
   }
-  const double worst_exchange = *std::max_element(t.exchange_s.begin(), t.exchange_s.end());
   return {{"particles", row.particles},
           {"layout", to_string(row.layout)},
           {"precision", to_string(row.precision)},
           {"steps_per_repeat", t.steps_per_repeat},
           {"step_ms", 1e3 * t.step_s},
           {"one_rank_step_ms", 1e3 * t.one_rank_s},
-          {"interactions_per_second", n * n / t.step_s},
+          {"interactions_per_second", f.interactions_per_second},
           {"one_rank_interactions_per_second", n * n / t.one_rank_s},
-          {"strong_scaling_efficiency", t.one_rank_s / (ranks * t.step_s)},
-          {"allgather_share_of_step", worst_exchange / t.step_s},
+          {"strong_scaling_efficiency", f.efficiency},
+          {"allgather_share_of_step", f.allgather_share},
           {"ranks", per_rank}};
 }
 
@@ -184,7 +198,6 @@ int run_bench(const Options& options, Ranks& ranks) {
   });
   const int repeats = options.repeats > 0 ? options.repeats : kDefaultRepeats;
   std::vector<RanksRow> rows;
-  std::vector<RankSlices> row_slices;
   std::string device;
   for (const int n : plan.all_pairs_particles) {
     for (const Precision precision : plan.precisions) {
@@ -213,7 +226,6 @@ int run_bench(const Options& options, Ranks& ranks) {
           initial.upload_to(backend);
         });
         rows.push_back({n, layout, precision, time_row(backend, ranks, params, initial, repeats)});
-        row_slices.push_back(slice_bodies(n, ranks.size()));
       }
     }
   }
@@ -226,20 +238,18 @@ int run_bench(const Options& options, Ranks& ranks) {
   std::printf("%10s %-7s %-5s %12s %12s %11s %14s %10s %s\n", "N", "layout", "prec", "step ms", "1 rank ms",
               "efficiency", "interactions/s", "all-gather", "per rank compute / all-gather ms");
   nlohmann::json json_rows = nlohmann::json::array();
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const RanksRow& row = rows[i];
+  for (const RanksRow& row : rows) {
     const RankTimes& t = row.times;
-    const double n = row.particles;
+    const RowFigures f = figures_of(row, k);
     std::string per_rank;
     for (int r = 0; r < k; ++r)
       per_rank += (r ? ", " : "") + format("%.3f", 1e3 * t.compute_s[static_cast<std::size_t>(r)]) + " / " +
                   format("%.3f", 1e3 * t.exchange_s[static_cast<std::size_t>(r)]);
-    const double worst = *std::max_element(t.exchange_s.begin(), t.exchange_s.end());
     std::printf("%10d %-7s %-5s %12.3f %12.3f %10.1f%% %14.3e %9.2f%% %s\n", row.particles,
                 std::string(to_string(row.layout)).c_str(), std::string(to_string(row.precision)).c_str(),
-                1e3 * t.step_s, 1e3 * t.one_rank_s, 100.0 * t.one_rank_s / (k * t.step_s), n * n / t.step_s,
-                100.0 * worst / t.step_s, per_rank.c_str());
-    json_rows.push_back(row_json(row, row_slices[i], k));
+                1e3 * t.step_s, 1e3 * t.one_rank_s, 100.0 * f.efficiency, f.interactions_per_second,
+                100.0 * f.allgather_share, per_rank.c_str());
+    json_rows.push_back(row_json(row, k));
   }
   if (!options.json.empty()) {
     const nlohmann::json doc = {

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "app/ranks/rank_agreement.h"
-#include "sim/layout_storage.h"
+#include "sim/body_range.h"
 
 namespace coalesce {
 
@@ -45,7 +45,7 @@ int RankStepper::step(const SimParams& params, double time, int local_signal) {
   if (exchange) {
     const auto sent = std::chrono::steady_clock::now();
     agreed(m_ranks, [&] {
-      m_ranks.all_gather(m_exchange->data(), 4 * scalar_bytes(m_backend.precision()), m_slices.first,
+      m_ranks.all_gather(m_exchange->data(), exchange_bytes(m_backend.precision(), 1), m_slices.first,
                          m_slices.count);
       m_backend.import_sources(0, begin, *m_exchange);
       m_backend.import_sources(end, m_backend.particle_count(), *m_exchange);

@@ -39,11 +39,7 @@ TEST(CudaSlices, MutualRefusesASlice) {
   TestRng rng;
   const int n = rng.uniform_int(10, 2000);
   CudaBackend backend(n, Layout::Float4);
-  backend.upload(testing::random_particles(rng, n));
-  SimParams params;
-  params.forces = ForceScheme::Mutual;
-  EXPECT_THROW(backend.step_range(params, 0.0, 0, n / 2), std::invalid_argument);
-  EXPECT_NO_THROW(backend.step_range(params, 0.0, 0, n));
+  testing::expect_mutual_refuses_a_slice(backend, testing::random_particles(rng, n));
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,17 @@ inline void expect_slices_step_like_whole(const BackendMaker& make, const std::v
   EXPECT_TRUE(bitwise_equal(gathered, whole->download_f64()))
       << what << " " << to_string(layout) << " " << to_string(precision) << " " << to_string(params.solver)
       << " N=" << n << " cuts" << cut_text;
+}
+
+// A backend holding `particles` refuses a slice under the mutual scheme (its pairs span slices) and steps the
+// whole state under it.
+inline void expect_mutual_refuses_a_slice(Backend& backend, const std::vector<Particle>& particles) {
+  const int n = static_cast<int>(particles.size());
+  backend.upload(particles);
+  SimParams params;
+  params.forces = ForceScheme::Mutual;
+  EXPECT_THROW(backend.step_range(params, 0.0, 0, n / 2), std::invalid_argument);
+  EXPECT_NO_THROW(backend.step_range(params, 0.0, 0, n));
 }
 
 }  // namespace coalesce::testing
