@@ -15,19 +15,16 @@
 #include "app/cli/commands.h"
 #include "app/ranks/rank_agreement.h"
 #include "app/ranks/ranks.h"
-#include "app/services/printable.h"
 #include "sim/errors.h"
 #include "sim/exit_ledger.h"
+#include "sim/printable.h"
 
 namespace {
 
 // Exactly one line, whatever the message holds: scripts and tests read stderr line by line, and control
 // characters from a file or an argument are shown escaped, never sent to the terminal.
 void print_error(const std::string& message) {
-  std::string flat = message;
-  for (char& c : flat)
-    if (c == '\n' || c == '\r') c = ' ';
-  std::string line = coalesce::printable(flat);
+  std::string line = coalesce::one_line(message);
   if (line.rfind("coalesce: ", 0) != 0) line = "coalesce: " + line;
   while (!line.empty() && line.back() == ' ') line.pop_back();
   std::fprintf(stderr, "%s\n", line.c_str());

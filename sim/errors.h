@@ -3,17 +3,22 @@
 #pragma once
 
 #include <stdexcept>
+#include <string>
+
+#include "sim/printable.h"
 
 namespace coalesce {
 
+// The message is made one printable line here, once for every thrower: what() ends at the first NUL, so a
+// NUL from a file would otherwise cut the line, and a line break would start a second one.
 class UsageError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit UsageError(const std::string& message) : std::runtime_error(one_line(message)) {}
 };
 
 class RuntimeFailure : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit RuntimeFailure(const std::string& message) : std::runtime_error(one_line(message)) {}
 };
 
 }  // namespace coalesce

@@ -3,6 +3,8 @@
 
 #include <cctype>
 
+#include "sim/printable.h"
+
 namespace coalesce {
 
 namespace {
@@ -19,7 +21,11 @@ class Parser {
       if (take('}')) break;
       std::string key;
       if (!string(key)) return fail(error, "expected a quoted key");
-      if (!take(':')) return fail(error, "expected ':' after '" + key + "'");
+      if (!take(':')) return fail(error, "expected ':' after '" + excerpt(key) + "'");
+      // A second value would be merged into the first (two shapes read as one); NumPy keeps the last.
+      const bool again = (key == "descr" && have_descr) || (key == "fortran_order" && have_order) ||
+                         (key == "shape" && have_shape);
+      if (again) return fail(error, "'" + key + "' is given twice");
       if (key == "descr") {
         if (!string(h.descr)) return fail(error, "'descr' is not a string");
         have_descr = true;
@@ -35,7 +41,7 @@ class Parser {
         if (!tuple(h.shape)) return fail(error, "'shape' is not a tuple of integers");
         have_shape = true;
       } else {
-        return fail(error, "unexpected key '" + key + "'");
+        return fail(error, "unexpected key '" + excerpt(key) + "'");
       }
       if (take(',')) continue;
       if (take('}')) break;

@@ -13,6 +13,7 @@
 #include "sim/limits.h"
 #include "sim/npy.h"
 #include "sim/npy_header.h"
+#include "sim/printable.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "npy_read.cpp reads '<' values by memcpy and swaps '>' ones: it needs a little-endian host"
@@ -34,9 +35,13 @@ constexpr std::size_t kChunkBytes = std::size_t{1} << 20;
   throw NpyError(name + ": " + message);
 }
 
+// At most kShownDimensions of them, then how many there are: a 5,000-dimension header stays one short line.
 std::string shape_text(const std::vector<std::int64_t>& shape) {
+  constexpr std::size_t kShownDimensions = 4;
   std::string s = "(";
-  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  for (std::size_t i = 0; i < shape.size() && i < kShownDimensions; ++i)
+    s += (i ? ", " : "") + std::to_string(shape[i]);
+  if (shape.size() > kShownDimensions) return s + ", ...) (" + std::to_string(shape.size()) + " dimensions)";
   return s + (shape.size() == 1 ? ",)" : ")");
 }
 
@@ -113,7 +118,7 @@ Layout read_layout(const std::string& name, std::uint64_t size, const ReadAt& re
                    "; expected {'descr': '<f4', 'fortran_order': False, 'shape': (N, 7)} as numpy.save writes it");
   const auto source = source_of(header->descr);
   if (!source)
-    fail(name, "dtype is '" + header->descr +
+    fail(name, "dtype is '" + excerpt(header->descr, 16) +
                    "'; expected float32 or float64 in either byte order ('<f4', '>f4', '<f8' or '>f8'): "
                    "save with arr.astype('<f8')");
   layout.source = *source;
@@ -129,7 +134,8 @@ Layout read_layout(const std::string& name, std::uint64_t size, const ReadAt& re
       layout.data_offset + layout.particles * kFieldsPerParticle * value_bytes(layout.source.scalar);
   if (size != expected)
     fail(name, "file is " + std::to_string(size) + " bytes; expected " + std::to_string(expected) +
-                   " for shape " + shape_text(shape) + " of '" + header->descr + "' (truncated or trailing data)");
+                   " for shape " + shape_text(shape) + " of '" + excerpt(header->descr, 16) +
+                   "' (truncated or trailing data)");
   return layout;
 }
 

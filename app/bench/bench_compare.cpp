@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/services/printable.h"
 #include "sim/errors.h"
+#include "sim/printable.h"
 
 namespace coalesce {
 namespace {
@@ -46,7 +46,7 @@ std::map<RowKey, const BenchRow*> index_rows(const SavedBench& saved, const char
   std::map<RowKey, const BenchRow*> index;
   for (const BenchRow& row : saved.run.rows)
     if (!index.emplace(key_of(row, with_precision), &row).second)
-      throw UsageError("--compare '" + saved.path + "' (" + which + "): row '" + printable(row_name(row)) +
+      throw UsageError("--compare '" + saved.path + "' (" + which + "): row '" + excerpt(row_name(row), 120) +
                        "' appears twice (give a file written by coalesce bench --json)");
   return index;
 }

@@ -10,6 +10,7 @@
 #include "app/services/json_input.h"
 #include "sim/errors.h"
 #include "sim/limits.h"
+#include "sim/printable.h"
 
 namespace coalesce {
 namespace {
@@ -62,7 +63,7 @@ struct Reader {
   // At most `hi`: a hostile file must not turn a chart's scale (and its tick loop) into infinity.
   double bounded(const json& object, const char* key, const std::string& where, double hi) const {
     const double value = non_negative(object, key, where);
-    if (value > hi) fail(where + "'s '" + key + "' is " + std::to_string(value) + ", beyond any GPU's");
+    if (value > hi) fail(where + "'s '" + key + "' is " + number_text(value) + ", beyond any GPU's");
     return value;
   }
   std::string optional_text(const json& object, const char* key) const {

@@ -11,8 +11,8 @@
 
 #include "app/bench/bench_file.h"
 #include "app/services/device_report.h"
-#include "app/services/printable.h"
 #include "sim/errors.h"
+#include "sim/printable.h"
 
 namespace coalesce {
 namespace {

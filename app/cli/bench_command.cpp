@@ -12,10 +12,10 @@
 #include "app/bench/bench_runner.h"
 #include "app/cli/commands.h"
 #include "app/services/cuda_services.h"
-#include "app/services/printable.h"
 #include "app/services/utc_time.h"
 #include "sim/errors.h"
 #include "sim/output_file.h"
+#include "sim/printable.h"
 
 namespace coalesce {
 

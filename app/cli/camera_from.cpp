@@ -15,11 +15,11 @@
 #include "app/cli/cli_table.h"
 #include "app/services/cuda_services.h"
 #include "app/services/json_input.h"
-#include "app/services/printable.h"
 #include "app/services/report_schemas.h"
 #include "sim/errors.h"
 #include "sim/input_file.h"
 #include "sim/path_parts.h"
+#include "sim/printable.h"
 #include "sim/scene.h"
 
 namespace coalesce {

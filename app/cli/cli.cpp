@@ -14,19 +14,10 @@ using cli::OptionSpec;
 
 // The known option nearest to `name` among those of `scopes`, or "" when none is a near miss.
 std::string closest_option(std::string_view name, unsigned scopes = cli::kAll) {
-  const OptionSpec* best = nullptr;
-  std::size_t best_distance = 0;
-  for (const OptionSpec* spec = cli::option_table_begin(); spec != cli::option_table_end(); ++spec) {
-    if (!(spec->scopes & scopes) || spec->name == name) continue;
-    const std::size_t d = cli::edit_distance(name, spec->name);
-    if (!best || d < best_distance) {
-      best = spec;
-      best_distance = d;
-    }
-  }
-  // Suggest only near misses: a typo or two, or a missing dash.
-  const std::size_t limit = std::max<std::size_t>(2, name.size() / 3);
-  return best && best_distance <= limit ? std::string(best->name) : std::string();
+  std::vector<std::string_view> names;
+  for (const OptionSpec* spec = cli::option_table_begin(); spec != cli::option_table_end(); ++spec)
+    if ((spec->scopes & scopes) && spec->name != name) names.push_back(spec->name);
+  return std::string(cli::nearest(name, names).value_or(""));
 }
 
 [[noreturn]] void unknown_option(std::string_view name) {

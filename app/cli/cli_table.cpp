@@ -8,6 +8,7 @@
 #include "app/bench/bench_plot.h"
 #include "sim/errors.h"
 #include "sim/layout.h"
+#include "sim/printable.h"
 
 namespace coalesce::cli {
 namespace {
@@ -42,7 +43,16 @@ void set_cpu_target(Options& o, std::string_view v, const ValueContext& c) {
     return;
   }
   const auto target = parse_cpu_target_name(v);
-  if (!target) throw UsageError(bad_choice(c, v, kCpuTargetChoices));
+  if (!target) {
+    // The nearest name may be a target this CPU cannot run: then the fix is best, and the line says why.
+    const auto near = nearest(v, split_choices(kCpuTargetChoices));
+    const auto meant = near ? parse_cpu_target_name(*near) : std::nullopt;
+    if (meant && !cpu_target_supported(*meant))
+      throw UsageError(std::string(c.flag) + " must be one of " + std::string(kCpuTargetChoices) + ", got '" +
+                       excerpt(v) + "': " + std::string(*near) + " is nearest, but " +
+                       unsupported_cpu_target_text(*meant) + "; use --cpu-target best");
+    throw UsageError(bad_choice(c, v, kCpuTargetChoices));
+  }
   if (!cpu_target_supported(*target))
     throw UsageError(std::string(c.flag) + " " + std::string(v) + ": " + unsupported_cpu_target_text(*target) +
                      "; use --cpu-target best");
@@ -101,7 +111,9 @@ void append_once(std::vector<T>& list, T value, const std::string& item, const V
 void set_precision(Options& o, std::string_view v, const ValueContext& c) {
   const auto one = [&](std::string_view text, const ValueContext& context) {
     const auto precision = parse_precision(text);
-    if (!precision) throw UsageError(bad_choice(context, text, std::string(kPrecisionChoices)));
+    if (!precision)
+      throw UsageError(o.command == Command::Bench ? bad_list_item(context, v, text, kPrecisionChoices)
+                                                   : bad_choice(context, text, kPrecisionChoices));
     return *precision;
   };
   if (o.command != Command::Bench) {
@@ -274,7 +286,7 @@ void set_plot(Options& o, std::string_view v, const ValueContext& c) {
 void set_layouts(Options& o, std::string_view v, const ValueContext& c) {
   for (const std::string& item : split_list(c, v)) {
     const auto layout = parse_layout(item);
-    if (!layout) throw UsageError(bad_choice(c, item, "a list of " + std::string(kLayoutNames)));
+    if (!layout) throw UsageError(bad_list_item(c, v, item, kLayoutChoices));
     append_once(o.bench_layouts, *layout, item, c);
   }
 }

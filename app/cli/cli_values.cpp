@@ -7,12 +7,21 @@
 #include <system_error>
 
 #include "sim/errors.h"
+#include "sim/printable.h"
 
 namespace coalesce::cli {
 namespace {
 
+// A value as the user gave it, shortened and escaped (a --camera-from file's value may be anything).
 std::string quoted(std::string_view text) {
-  return "'" + std::string(text) + "'";
+  return "'" + excerpt(text) + "'";
+}
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
 }
 
 std::string try_hint(const ValueContext& context) {
@@ -87,8 +96,49 @@ std::vector<std::string> split_list(const ValueContext& context, std::string_vie
 }
 
 std::string bad_choice(const ValueContext& context, std::string_view text, std::string_view choices) {
+  const std::optional<std::string_view> near = nearest(text, split_choices(choices));
   return std::string(context.flag) + " must be one of " + std::string(choices) + ", got " + quoted(text) +
-         try_hint(context);
+         (near ? try_hint(ValueContext{context.flag, *near}) : "");
+}
+
+std::string bad_list_item(const ValueContext& context, std::string_view list, std::string_view item,
+                          std::string_view choices) {
+  const std::optional<std::string_view> near = nearest(item, split_choices(choices));
+  std::string fixed;
+  if (near) {
+    for (const std::string& each : split_list(context, list))
+      fixed += (fixed.empty() ? "" : ",") + (each == item ? std::string(*near) : each);
+  }
+  return std::string(context.flag) + " must be a comma list of " + std::string(choices) + ", got " +
+         quoted(item) + (list == item ? "" : " in " + quoted(list)) +
+         (near ? try_hint(ValueContext{context.flag, fixed}) : "");
+}
+
+std::optional<std::string_view> nearest(std::string_view text,
+                                        const std::vector<std::string_view>& candidates) {
+  const std::string wanted = lower(text);
+  std::optional<std::string_view> best;
+  std::size_t best_distance = 0;
+  for (std::string_view candidate : candidates) {
+    const std::size_t d = edit_distance(wanted, lower(candidate));
+    if (!best || d < best_distance) {
+      best = candidate;
+      best_distance = d;
+    }
+  }
+  // A typo or two, or a missing dash; more edits than that would be a guess.
+  const std::size_t limit = std::max<std::size_t>(2, text.size() / 3);
+  return best && best_distance <= limit ? best : std::nullopt;
+}
+
+std::vector<std::string_view> split_choices(std::string_view choices) {
+  std::vector<std::string_view> items;
+  for (std::size_t start = 0;;) {
+    const std::size_t bar = choices.find('|', start);
+    items.push_back(choices.substr(start, bar == std::string_view::npos ? choices.npos : bar - start));
+    if (bar == std::string_view::npos) return items;
+    start = bar + 1;
+  }
 }
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,8 +31,19 @@ double parse_double(const ValueContext& context, std::string_view text, const Fl
 // Comma-separated items, none empty ("a,b,c"); throws for "", "a,,b" or a trailing comma.
 std::vector<std::string> split_list(const ValueContext& context, std::string_view text);
 
-// The UsageError text for a value that is not one of `choices`.
+// The UsageError text for `text`, which is none of `choices` ("fp32|fp64"): the choices, and the nearest of
+// them as the fix ("(try --precision fp32)" for 'Fp32'), none when nothing is near.
 std::string bad_choice(const ValueContext& context, std::string_view text, std::string_view choices);
+// The same for `item` of the comma list `list`: the fix is the list with that item replaced.
+std::string bad_list_item(const ValueContext& context, std::string_view list, std::string_view item,
+                          std::string_view choices);
+
+// Of `candidates`, the one `text` most likely meant: the same letters in another case first, then the fewest
+// edits, ignoring case, when few enough to be a typo; none otherwise. Every suggestion comes from here.
+std::optional<std::string_view> nearest(std::string_view text,
+                                        const std::vector<std::string_view>& candidates);
+// "a|b|c" -> {"a", "b", "c"}.
+std::vector<std::string_view> split_choices(std::string_view choices);
 
 // Levenshtein distance, for "did you mean" suggestions.
 std::size_t edit_distance(std::string_view a, std::string_view b);

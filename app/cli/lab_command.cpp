@@ -13,6 +13,7 @@
 #include "app/lab/lab_service.h"
 #include "sim/errors.h"
 #include "sim/output_file.h"
+#include "sim/printable.h"
 
 namespace coalesce {
 

@@ -20,10 +20,10 @@
 #include "app/services/backend_factory.h"
 #include "app/services/cuda_services.h"
 #include "app/services/force_choice.h"
-#include "app/services/printable.h"
 #include "app/services/report_schemas.h"
 #include "app/services/utc_time.h"
 #include "sim/errors.h"
+#include "sim/printable.h"
 #include "sim/scene.h"
 #include "sim/output_file.h"
 

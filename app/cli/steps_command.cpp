@@ -13,11 +13,11 @@
 #include "app/services/force_choice.h"
 #include "app/cli/commands.h"
 #include "app/services/interrupt.h"
-#include "app/services/printable.h"
 #include "app/services/run_setup.h"
 #include "app/services/state_output.h"
 #include "sim/diagnostics.h"
 #include "sim/errors.h"
+#include "sim/printable.h"
 
 namespace coalesce {
 namespace {

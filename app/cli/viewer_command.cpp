@@ -9,7 +9,6 @@
 #include "app/services/clip_output.h"
 #include "app/lab/lab_tab.h"
 #include "app/services/output_paths.h"
-#include "app/services/printable.h"
 #include "app/services/state_output.h"
 #include "app/viewer/viewer_app.h"
 #include "app/viewer/viewer_recording.h"
@@ -17,6 +16,7 @@
 #include "render/glfw_window.h"
 #include "render/headless_context.h"
 #include "sim/errors.h"
+#include "sim/printable.h"
 
 namespace coalesce {
 namespace {

@@ -12,12 +12,12 @@
 #include <cstring>
 
 #include "app/services/interrupt.h"
-#include "app/services/printable.h"
 #include "app/services/run_files.h"
 #include "sim/errors.h"
 #include "sim/exit_ledger.h"
 #include "sim/file_type.h"
 #include "sim/path_parts.h"
+#include "sim/printable.h"
 
 namespace coalesce {
 namespace {

@@ -5,8 +5,8 @@
 
 #include <csignal>
 
-#include "app/services/printable.h"
 #include "sim/exit_ledger.h"
+#include "sim/printable.h"
 
 namespace coalesce {
 namespace {

@@ -10,6 +10,7 @@
 
 #include "sim/errors.h"
 #include "sim/input_file.h"
+#include "sim/printable.h"
 
 namespace coalesce {
 namespace {
@@ -243,11 +244,6 @@ json read_json_input(const JsonSource& source, std::uint64_t max_bytes, const Js
 json parse_json_input(const JsonSource& source, std::string_view bytes, const JsonFilter& filter) {
   return build(source, filter,
                [&](BoundedBuilder& builder) { return json::sax_parse(bytes.begin(), bytes.end(), &builder); });
-}
-
-std::string excerpt(std::string_view text, std::size_t shown) {
-  if (text.size() <= shown) return std::string(text);
-  return std::string(text.substr(0, shown)) + "... (" + std::to_string(text.size()) + " bytes)";
 }
 
 std::optional<SchemaVersion> parse_schema(std::string_view schema) {

@@ -52,10 +52,6 @@ nlohmann::json read_json_input(const JsonSource& source, std::uint64_t max_bytes
 // The same over bytes already in memory (the fuzzer's way in); the messages name source.path.
 nlohmann::json parse_json_input(const JsonSource& source, std::string_view bytes, const JsonFilter& filter);
 
-// A file's text as a message quotes it: the first `shown` bytes and the whole length, so a hostile value
-// cannot turn one line into megabytes.
-std::string excerpt(std::string_view text, std::size_t shown = 64);
-
 // "coalesce-clip/1" -> {"coalesce-clip/", 1}; none for a string of another form.
 struct SchemaVersion {
   std::string family;  // with its trailing '/'

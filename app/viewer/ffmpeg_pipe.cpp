@@ -15,8 +15,8 @@
 #include <system_error>
 #include <vector>
 
-#include "app/services/printable.h"
 #include "sim/errors.h"
+#include "sim/printable.h"
 
 extern char** environ;
 

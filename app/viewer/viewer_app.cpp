@@ -10,7 +10,6 @@
 #include "app/services/clip_output.h"
 #include "app/services/interrupt.h"
 #include "app/services/output_paths.h"
-#include "app/services/printable.h"
 #include "app/services/report_schemas.h"
 #include "app/viewer/viewer_report.h"
 #include "render/gl_api.h"
@@ -18,6 +17,7 @@
 #include "render/sprite_scale.h"
 #include "sim/errors.h"
 #include "sim/output_file.h"
+#include "sim/printable.h"
 
 namespace coalesce {
 namespace {

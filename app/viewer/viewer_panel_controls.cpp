@@ -5,8 +5,8 @@
 #include <imgui_stdlib.h>
 
 #include "app/viewer/viewer_panel.h"
-#include "app/services/printable.h"
 #include "sim/limits.h"
+#include "sim/printable.h"
 
 namespace coalesce {
 namespace {

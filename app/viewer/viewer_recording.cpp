@@ -5,12 +5,12 @@
 #include <cmath>
 #include <cstdio>
 
-#include "app/services/printable.h"
 #include "app/services/report_schemas.h"
 #include "app/services/utc_time.h"
 #include "app/viewer/clip_writer.h"
 #include "app/viewer/viewer_report.h"
 #include "sim/errors.h"
+#include "sim/printable.h"
 
 namespace coalesce {
 namespace {

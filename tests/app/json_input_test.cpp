@@ -11,6 +11,7 @@
 #include "app/services/json_input.h"
 #include "sim/errors.h"
 #include "sim/input_file.h"
+#include "sim/printable.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/test_random.h"
 

@@ -11,6 +11,7 @@
 #include "app/cli/cli.h"
 #include "app/services/json_input.h"
 #include "sim/errors.h"
+#include "tests/fuzz/error_line.h"
 
 namespace coalesce::fuzz {
 
@@ -33,6 +34,7 @@ inline JsonOutcome check_json_readers(const std::string& bytes) {
   JsonOutcome outcome;
   const auto check_refusal = [&](const UsageError& e, const std::string& prefix) {
     if (std::string(e.what()).rfind(prefix, 0) != 0) outcome.broken = "a refusal not naming " + prefix + ": " + e.what();
+    if (outcome.broken.empty()) outcome.broken = error_line_problem(e.what());
   };
   const Options options = parse_arguments({"--headless", "--frames", "1", "--camera-from", "fuzz.json"});
   try {

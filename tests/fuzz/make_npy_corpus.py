@@ -95,6 +95,14 @@ FILES = {
     "bad-header-text-after-dict.npy": npy(DICT % "1, 7" + " junk", rows(P1)),
     "bad-header-control-characters.npy": npy("{'descr': '\x1b[2J\x07', 'fortran_order': False, "
                                              "'shape': (1, 7), }", rows(P1)),
+    # Issue 30: a NUL in the dtype must not cut the message, keys given twice must not be merged ((1,) and
+    # (7,) once read as (1, 7)), and a shape of 1,200 dimensions must be reported in a short line.
+    "bad-dtype-nul.npy": npy(HEADER % ("<f\x004", False, 1), rows(P1)),
+    "bad-header-shape-twice.npy": npy("{'descr': '<f4', 'fortran_order': False, 'shape': (1,), 'shape': (7,), }",
+                                      rows(P1)),
+    "bad-header-descr-twice.npy": npy("{'descr': '<f4', 'descr': '<f4', 'fortran_order': False, "
+                                      "'shape': (1, 7), }", rows(P1)),
+    "bad-shape-1200-dimensions.npy": npy(DICT % ("1, " * 1200), rows(P1)),
 }
 
 os.makedirs(OUT, exist_ok=True)

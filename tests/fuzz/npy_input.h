@@ -14,6 +14,7 @@
 #include "sim/limits.h"
 #include "sim/npy.h"
 #include "sim/npy_header.h"
+#include "tests/fuzz/error_line.h"
 
 namespace coalesce::fuzz {
 
@@ -101,6 +102,7 @@ inline NpyOutcome check_decode_npy(const std::string& bytes, const std::string& 
     outcome.error = e.what();
     const std::string what = e.what();
     if (what.rfind(name + ": ", 0) != 0) outcome.broken = "message does not start with 'NAME: ': " + what;
+    if (outcome.broken.empty()) outcome.broken = error_line_problem(what);
   }
   // The header parser alone, on the same bytes as text: a header or nullopt with a reason, nothing else.
   std::string error;
