@@ -76,12 +76,22 @@ int run(const coalesce::Options& options, coalesce::Ranks& ranks, const std::str
   return options.steps ? coalesce::run_steps(options, ranks) : coalesce::run_viewer(options);
 }
 
+// What sets the size that did not fit: the advice for running out of host memory.
+std::string out_of_memory_advice(const coalesce::Options& options) {
+  if (options.command == coalesce::Command::Lab) return "try a smaller --size";
+  if (!options.load_state.empty())
+    return "the --load-state file sets N: free memory, or load a smaller state";
+  return "try a smaller --particles";
+}
+
 int run_and_report(int argc, char** argv) {
   std::unique_ptr<coalesce::Ranks> ranks;
+  std::string memory_advice = "try a smaller --particles";
   try {
     ranks = coalesce::start_ranks(argc, argv);  // MPI_Init under mpirun; argv as MPI leaves it
     std::string restored_line;  // said once the paths are known to be safe: a refused run restores nothing
     const coalesce::Options options = checked_options(argc, argv, *ranks, restored_line);
+    memory_advice = out_of_memory_advice(options);
     return run(options, *ranks, restored_line);
   } catch (const coalesce::StoppedWithOtherRanks& e) {  // rank 0 said why
     return e.exit_code();
@@ -92,7 +102,7 @@ int run_and_report(int argc, char** argv) {
     print_error(e.what());
     return 1;
   } catch (const std::bad_alloc&) {
-    print_error("out of host memory (try a smaller --particles)");
+    print_error("out of host memory (" + memory_advice + ")");
     return 1;
   } catch (const std::exception& e) {
     print_error(e.what());

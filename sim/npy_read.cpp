@@ -8,8 +8,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <new>
 #include <optional>
 
+#include "sim/errors.h"
 #include "sim/limits.h"
 #include "sim/npy.h"
 #include "sim/npy_header.h"
@@ -209,7 +211,14 @@ NpyState decode_npy_state(const std::string& name, std::uint64_t size, const Rea
   NpyState state;
   state.name = name;
   state.source = layout.source;
-  state.records.resize(layout.particles);  // the file's size holds them: checked by read_layout
+  try {
+    state.records.resize(layout.particles);  // the file's size holds them: checked by read_layout
+  } catch (const std::bad_alloc&) {
+    // The file sets N, so the advice is about memory and the file, never --particles.
+    throw RuntimeFailure(name + ": out of host memory reading its " + std::to_string(layout.particles) +
+                         " particles (" + std::to_string(layout.particles * sizeof(ParticleF64) >> 20) +
+                         " MiB as double records); free memory, or load a state with fewer particles");
+  }
   const std::size_t value_size = value_bytes(layout.source.scalar);
   const std::uint64_t total = std::uint64_t{layout.particles} * kFieldsPerParticle * value_size;
   std::vector<unsigned char> chunk(static_cast<std::size_t>(std::min<std::uint64_t>(total, kChunkBytes)));

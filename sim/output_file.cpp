@@ -206,7 +206,10 @@ OutputFile check_path(std::string_view flag, const std::string& path, StdoutUse 
       refuse(where + via + " is " + file_type_name(r.status.st_mode) +
              ", not a regular file; coalesce replaces only regular files (give a file path)");
     const bool mine = r.status.st_uid == me || me == 0;  // chmod works only for the owner (or root)
-    if (::access(r.path.c_str(), W_OK) != 0 || (r.status.st_mode & 0222) == 0)
+    // On a read-only mount no chmod helps, root's included: the advice follows the cause.
+    const bool writable = ::access(r.path.c_str(), W_OK) == 0;
+    if (!writable && errno == EROFS) refuse(where + via + ": " + fix_for(EROFS, r.path));
+    if (!writable || (r.status.st_mode & 0222) == 0)
       refuse(mine ? where + via + " is read-only; make it writable (chmod u+w " + r.path + ") or pick another path"
                   : where + via + " belongs to " + owner_name(r.status.st_uid) +
                         " and is not writable for you, which chmod cannot change; pick another path");
@@ -219,8 +222,9 @@ OutputFile check_path(std::string_view flag, const std::string& path, StdoutUse 
                : where + via + ": the directory '" + dir + "' was removed during the run (create it again, "
                  "or pick another path)");
   if (::access(dir.c_str(), W_OK | X_OK) != 0)
-    refuse(where + via + ": directory '" + dir + "' is not writable (" + std::strerror(errno) +
-           "; pick another path)");
+    refuse(errno == EROFS ? where + via + ": directory '" + dir + "': " + fix_for(EROFS, r.path)
+                          : where + via + ": directory '" + dir + "' is not writable (" +
+                                std::strerror(errno) + "; pick another path)");
   // In a sticky directory (/tmp) only the file's owner, the directory's or root may rename over it.
   if (r.exists && (st.st_mode & S_ISVTX) && me != 0 && r.status.st_uid != me && st.st_uid != me)
     refuse(where + via + " belongs to " + owner_name(r.status.st_uid) + " and its directory '" + dir +

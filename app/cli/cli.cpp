@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "app/cli/cli_table.h"
+#include "app/services/force_choice.h"
 #include "sim/errors.h"
 
 namespace coalesce {
@@ -56,13 +57,17 @@ std::string example_of(const OptionSpec& spec) {
 void check_bench_combinations(const Options& options, const std::vector<std::string>& given_flags) {
   const bool compare = !options.bench_compare.empty();
   const bool from = !options.bench_from.empty();
+  const bool forces = std::find(given_flags.begin(), given_flags.end(), "--forces") != given_flags.end();
+  if (!compare && !from && forces && options.solver == Solver::Attractors)
+    throw UsageError(forces_without_all_pairs("bench --solver attractors",
+                                              "drop --forces, or drop --solver to bench both solvers"));
   if (!compare && !from) return;
   const char* reader = compare ? "--compare" : "--from";
-  for (std::string_view flag :
-       {"--particles", "--layouts", "--solver", "--repeats", "--backend", "--counters", "--no-counters"}) {
-    if (std::find(given_flags.begin(), given_flags.end(), flag) != given_flags.end())
-      throw UsageError(std::string(flag) + " sets up a bench run, but " + reader +
-                       " runs nothing: it reads saved runs (drop " + std::string(flag) + ")");
+  for (const std::string& flag : given_flags) {
+    const OptionSpec* spec = cli::find_option(flag);
+    if (spec && !spec->reads_saved_runs)
+      throw UsageError(flag + " sets up a bench run, but " + reader +
+                       " runs nothing: it reads saved runs (drop " + flag + ")");
   }
   if (compare && from)
     throw UsageError("--from names a run to plot and --compare two runs to compare; give one of them");

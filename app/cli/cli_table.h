@@ -23,6 +23,9 @@ struct OptionSpec {
   std::string (*range)();  // the values it accepts, in words, for --help; nullptr where help says it all
   // Values it takes (--compare: two files); `apply` is called once for each, in order.
   int count = 1;
+  // bench: whether it means something to --compare and --from, which read saved runs and run nothing. A
+  // flag that does not (every flag that sets up a run, and any new one until marked) is refused there.
+  bool reads_saved_runs = false;
 };
 
 // All options, in --help order.

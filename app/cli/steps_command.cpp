@@ -1,6 +1,7 @@
 // coalesce --steps N: simulate with no window, print one stats line, optionally load and save the state.
 // Ctrl-C, SIGTERM or SIGHUP stops after the step in progress, saves --save-state and exits 128+signal. Under
 // mpirun each rank steps a slice (app/ranks), rank 0 reads, saves and prints, and all stop on one step.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -53,6 +54,12 @@ int run_steps(const Options& options, Ranks& ranks) {
     if (!root) return;
     std::string notice;
     scene = scene_from_options(options, notice);
+    // The scene's solver or --solver: --steps cannot switch it, so a --forces there would change nothing.
+    const auto& given = options.given;
+    const bool forces_given = std::find(given.begin(), given.end(), "--forces") != given.end();
+    if (scene.params.solver != Solver::AllPairs && forces_given)
+      throw UsageError(forces_without_all_pairs("this --steps run (scene " + excerpt(scene.name) + ")",
+                                                "drop --forces, or give --solver all-pairs"));
     if (!notice.empty()) std::fprintf(stderr, "coalesce: %s\n", notice.c_str());
     initial = initial_state_from_options(options, scene);
     if (!initial.notice.empty()) std::fprintf(stderr, "coalesce: %s\n", printable(initial.notice).c_str());

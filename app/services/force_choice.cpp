@@ -52,6 +52,11 @@ std::string describe(ForceScheme chosen, const SchemeTiming& one_sided, const Sc
 
 }  // namespace
 
+std::string forces_without_all_pairs(const std::string& run, const std::string& fix) {
+  return "--forces picks the all-pairs scheme, but " + run +
+         " runs only the attractors solver, which has none (" + fix + ")";
+}
+
 ForceChoice sliced_forces(const SimParams& params, std::optional<ForceScheme> asked) {
   if (params.solver != Solver::AllPairs) return {};
   if (asked == ForceScheme::Mutual)

@@ -23,6 +23,10 @@ struct ForceChoice {
 // `asked`: the scheme given, or none for auto. Only all-pairs has schemes: attractors get one-sided, silently.
 ForceChoice choose_forces(Backend& backend, const SimParams& params, double time, std::optional<ForceScheme> asked);
 
+// The line refusing --forces where no all-pairs runs and nothing can switch to it (`run`: "this --steps
+// run"), rather than ignore it; `fix` says what to do. The viewer keeps --forces for a switch to all-pairs.
+std::string forces_without_all_pairs(const std::string& run, const std::string& fix);
+
 // The scheme when ranks step slices of the bodies (app/ranks): one-sided, since a mutual pair spans two
 // ranks' slices; --forces mutual is refused (UsageError) and auto says why it is one-sided.
 ForceChoice sliced_forces(const SimParams& params, std::optional<ForceScheme> asked);

@@ -1,6 +1,7 @@
 // The scene and initial state of a run, from the command line (see run_setup.h).
 #include "app/services/run_setup.h"
 
+#include <new>
 #include <string>
 
 #include "sim/errors.h"
@@ -34,6 +35,12 @@ InitialState initial_state_from_options(const Options& options, Scene& scene) {
     if (!notice.empty()) state.notice = "--load-state " + notice;
   } catch (const UsageError& e) {
     throw UsageError(std::string("--load-state ") + e.what());
+  } catch (const RuntimeFailure& e) {
+    throw RuntimeFailure(std::string("--load-state ") + e.what());
+  } catch (const std::bad_alloc&) {
+    throw RuntimeFailure("--load-state " + options.load_state +
+                         ": out of host memory converting its particles; free memory, or load a state with "
+                         "fewer particles");
   }
   scene.particles = static_cast<int>(state.size());
   return state;

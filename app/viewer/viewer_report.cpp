@@ -118,6 +118,14 @@ std::string path_from(const std::string& file, const std::string& folder) {
   return relative.empty() ? target.string() : relative.string();
 }
 
+// The all-pairs scheme that ran; under attractors, which have none, the --forces given, which a switch to
+// all-pairs uses and --camera-from restores (null: auto, measured again at the switch).
+json forces_json(const ViewerSimulation& sim) {
+  if (sim.scene().params.solver == Solver::AllPairs) return text(to_string(sim.scene().params.forces));
+  const std::optional<ForceScheme> asked = sim.asked_forces();
+  return asked ? json(text(to_string(*asked))) : json(nullptr);
+}
+
 }  // namespace
 
 void name_files_from(json& report, const std::string& json_path) {
@@ -169,9 +177,7 @@ json screenshot_report(const ViewerModel& model, const ViewerControls& controls,
         {"precision", text(to_string(backend.precision()))},
         {"pack_variant", text(to_string(controls.pack))},
         {"solver", text(to_string(scene.params.solver))},
-        // The all-pairs scheme that ran (--forces); null for attractors, which have none.
-        {"forces", scene.params.solver == Solver::AllPairs ? json(text(to_string(scene.params.forces)))
-                                                           : json(nullptr)},
+        {"forces", forces_json(sim)},
         {"scene", scene.name},                 // where solver, dt, softening and attractors came from
         {"scene_source", sim.scene_source()},  // the preset or file --scene names to load it again
         {"state_file", sim.state_file().empty() ? json(nullptr) : json(sim.state_file())},

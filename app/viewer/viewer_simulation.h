@@ -38,6 +38,8 @@ class ViewerSimulation {
   const std::string& scene_notice() const { return m_scene_notice; }
   // The all-pairs scheme in use and, under auto, what was measured (app/services/force_choice.h).
   const std::string& forces_account() const { return m_forces_account; }
+  // --forces as given (none: auto): the scheme all-pairs runs, now or after a switch from attractors.
+  std::optional<ForceScheme> asked_forces() const { return m_options.forces; }
   // How the viewer chose N at start (app/services/start_size.h); particles is 0 when the user or the scene
   // set it.
   const SizeChoice& start_size() const { return m_start_size; }

@@ -59,6 +59,7 @@ struct ChildSetup {
   bool default_sigxfsz = false;
   std::string stdout_path;    // stdout goes here (e.g. /dev/full) instead of being captured
   int run_as_uid = -1;        // drop root to this uid (a read-only file is then really unwritable)
+  long address_space_limit = -1;  // RLIMIT_AS in bytes: a larger allocation fails, as out of memory would
   // Called in the parent once the child runs, with its pid (to send it signals).
   std::function<void(pid_t)> on_started;
 };
@@ -116,6 +117,11 @@ inline ProcessResult run_process(const std::vector<std::string>& arguments,
       const rlimit limit{static_cast<rlim_t>(setup.file_size_limit),
                          static_cast<rlim_t>(setup.file_size_limit)};
       if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) ::_exit(125);
+    }
+    if (setup.address_space_limit >= 0) {
+      const rlimit limit{static_cast<rlim_t>(setup.address_space_limit),
+                         static_cast<rlim_t>(setup.address_space_limit)};
+      if (::setrlimit(RLIMIT_AS, &limit) != 0) ::_exit(123);
     }
     if (setup.run_as_uid >= 0 && (::setgid(static_cast<gid_t>(setup.run_as_uid)) != 0 ||
                                   ::setuid(static_cast<uid_t>(setup.run_as_uid)) != 0))
