@@ -60,7 +60,7 @@ int run(const coalesce::Options& options, coalesce::Ranks& ranks, const std::str
     return 0;
   }
   if (options.show_version) {
-    if (ranks.root()) std::puts(coalesce::version_text().c_str());
+    if (ranks.root()) std::puts(coalesce::version_text(options.cpu_target).c_str());
     return 0;
   }
   if (!restored_line.empty()) std::fprintf(stderr, "coalesce: %s\n", restored_line.c_str());

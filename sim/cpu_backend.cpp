@@ -12,6 +12,7 @@
 #include "sim/cpu_info.h"
 #include "sim/cpu_kernels.h"
 #include "sim/cpu_mutual.h"
+#include "sim/printable.h"
 
 namespace coalesce {
 
@@ -67,7 +68,7 @@ CpuBackend::CpuBackend(int particles, Layout layout, int threads, Precision prec
 }
 
 std::string CpuBackend::name() const {
-  return "cpu (" + std::to_string(m_pool.thread_count()) + " threads, " +
+  return "cpu (" + counted(m_pool.thread_count(), "thread") + ", " +
          std::string(cpu_target_info(m_target).label) + ")";
 }
 

@@ -2,6 +2,7 @@
 // --help and --version texts, and the checks that look at the file system, kept apart so parsing is testable.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,8 @@ void check_combinations(const Options& options, const std::vector<std::string>& 
 void check_paths(const Options& options);
 
 std::string usage_text();    // every option, for --help
-std::string version_text();  // "coalesce 0.1.0 (cuda, viewer)": the version and the features built in
+// "coalesce 0.1.0 (cuda, viewer)": the version and the features built in, and the CPU SIMD target: `forced`
+// (--cpu-target) or this CPU's best.
+std::string version_text(std::optional<CpuTarget> forced = std::nullopt);
 
 }  // namespace coalesce

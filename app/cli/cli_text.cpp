@@ -52,12 +52,16 @@ std::string usage_text() {
   return text;
 }
 
-std::string version_text() {
+std::string version_text(std::optional<CpuTarget> forced) {
   // COALESCE_FEATURES: "cuda, viewer, mpi", ... or "cpu only", from app/cli/CMakeLists.txt.
-  // The CPU line: which SIMD build of the CPU loops this machine gets, and which others it could force.
-  return "coalesce " COALESCE_VERSION " (" COALESCE_FEATURES ")\nCPU SIMD target: " +
-         std::string(cpu_target_info(best_cpu_target()).label) + " (runs here: " + supported_cpu_targets_text() +
-         "; --cpu-target forces one)";
+  // The CPU line: which SIMD build of the CPU loops this machine gets, and which others it could force; with
+  // --cpu-target, the one that flag gives, so the flag is never silently ignored.
+  const std::string best(cpu_target_info(best_cpu_target()).label);
+  const std::string runs = "runs here: " + supported_cpu_targets_text();
+  const std::string target = forced ? std::string(cpu_target_info(*forced).label) +
+                                          " (forced by --cpu-target; best here: " + best + "; " + runs + ")"
+                                    : best + " (" + runs + "; --cpu-target forces one)";
+  return "coalesce " COALESCE_VERSION " (" COALESCE_FEATURES ")\nCPU SIMD target: " + target;
 }
 
 }  // namespace coalesce

@@ -8,7 +8,6 @@
 
 #include "app/cli/commands.h"
 #include "app/services/cuda_services.h"
-#include "app/services/printable.h"
 #include "app/lab/lab_report.h"
 #include "app/lab/lab_service.h"
 #include "sim/errors.h"
@@ -48,7 +47,7 @@ std::vector<const lab::LabExperiment*> select_experiments(const std::vector<lab:
 }
 
 std::string lab_needs_a_device(const std::string& reason) {
-  return "coalesce lab needs a CUDA device: " + reason + "; bench and the viewer run on the CPU without one";
+  return "the lab needs a CUDA device: " + reason + "; bench and the viewer run on the CPU without one";
 }
 
 // The largest experiment holds three 1-D arrays (vector add); refuse early rather than fail mid-run.
@@ -57,7 +56,7 @@ void check_device_memory(const lab::LabSettings& settings) {
   if (free_bytes == 0) return;  // unknown: the run itself will say
   const double needed = 3.0 * settings.elements() * sizeof(float);
   if (needed > 0.95 * double(free_bytes))
-    throw RuntimeFailure("coalesce lab: --size " + std::to_string(settings.side) + " needs " +
+    throw RuntimeFailure("--size " + std::to_string(settings.side) + " needs " +
                          std::to_string(needed / 1e9).substr(0, 5) + " GB of device memory, " +
                          std::to_string(free_bytes / 1e9).substr(0, 5) + " GB free (try a smaller --size)");
 }

@@ -17,7 +17,7 @@ lab::LabRun run_lab_experiments(const lab::LabSettings&, const std::vector<const
                                 const lab::LabProgress&) {
   std::string why;
   count_cuda_devices(&why);
-  throw RuntimeFailure("coalesce lab needs a CUDA device: " + why);
+  throw RuntimeFailure("the lab needs a CUDA device: " + why);
 }
 
 }  // namespace coalesce

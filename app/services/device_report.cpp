@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "sim/cpu_info.h"
+#include "sim/printable.h"
 
 namespace coalesce {
 
@@ -78,9 +79,9 @@ std::string cache_text(const CpuFacts& c) {
 }
 
 std::vector<std::string> cpu_header_lines(const DeviceInfo& d, const CpuFacts& c, const std::string& backend) {
-  std::string cores = c.cores ? std::to_string(*c.cores) + " cores, " : std::string("cores unknown, ");
+  std::string cores = c.cores ? counted(*c.cores, "core") + ", " : std::string("cores unknown, ");
   std::vector<std::string> lines;
-  lines.push_back(backend + " | " + d.name + " | " + cores + std::to_string(c.threads) + " threads used | clock " +
+  lines.push_back(backend + " | " + d.name + " | " + cores + counted(c.threads, "thread") + " used | clock " +
                   (c.clock_mhz ? fixed("%.0f MHz", *c.clock_mhz) + ", " + c.clock_source : "unknown"));
   lines.push_back("SIMD: " + c.simd + " | force loop: " + c.simd_use);
   for (const PrecisionInfo& p : kPrecisionTable) {
@@ -119,7 +120,7 @@ std::string driver_text(const DeviceInfo& d) {
 std::string copy_ceiling_label(const DeviceInfo& d) {
   if (d.gpu) return "device-to-device copy";
   const int threads = d.cpu ? d.cpu->copy.threads : d.multiprocessors;
-  return "CPU memory copy, " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+  return "CPU memory copy, " + counted(threads, "thread");
 }
 
 std::string copy_ceiling_method(const DeviceInfo& d) {
@@ -141,7 +142,7 @@ std::string issue_limit_formula(const CpuFacts& c, Precision precision) {
   std::string loop_text = loop.instructions_per_iteration
                               ? " (of " + std::to_string(*loop.instructions_per_iteration) + " instructions)"
                               : std::string();
-  return std::to_string(cores) + " cores used x " +
+  return counted(cores, "core") + " used x " +
          (c.clock_mhz ? fixed("%.0f MHz", *c.clock_mhz) : std::string("clock unknown")) + " x " +
          fixed("%g", fp_pipe_instructions_per_cycle(c, precision)) + " multiply-class instructions per cycle (" +
          std::to_string(c.fp_pipes) + " pipes of " + std::to_string(c.fp_pipe_bits) + " bits, assumed; " +

@@ -3,6 +3,7 @@
 
 #include "app/services/device_report.h"
 #include "app/viewer/viewer_panel.h"
+#include "sim/printable.h"
 
 namespace coalesce {
 
@@ -28,7 +29,8 @@ void draw_device_section(const ViewerModel& model) {
   // On a CPU, what a CPU user wants: cores, the SIMD width the force loop uses, its issue limit.
   if (d.cpu) {
     const CpuFacts& cpu = *d.cpu;
-    if (cpu.cores) ImGui::Text("%d cores, %d threads used", *cpu.cores, cpu.threads);
+    if (cpu.cores)
+      ImGui::Text("%s, %s used", counted(*cpu.cores, "core").c_str(), counted(cpu.threads, "thread").c_str());
     ImGui::Text("SIMD: %s", cpu.simd.c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", cpu.simd_use.c_str());
     // The limit of the precision the state is in now: fp64 has half the lanes and a longer series.
