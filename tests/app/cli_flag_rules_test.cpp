@@ -32,6 +32,7 @@ namespace {
 
 using Args = std::vector<std::string>;
 constexpr int kQuick = 60;
+constexpr int kRun = 240;  // seconds for a run that steps or draws: a loaded machine takes tens
 
 void expect_one_line(const ProcessResult& r, int code, const std::vector<std::string>& needles) {
   EXPECT_EQ(r.exit_code, code) << r.err;
@@ -116,7 +117,7 @@ TEST(CliFlagRules, ForcesWhereOnlyAttractorsRunIsRefused) {
   // The same --steps run without --forces runs: the refusal is the flag's.
   Args fine = steps;
   fine.insert(fine.end(), {"--solver", "attractors"});
-  EXPECT_EQ(run_coalesce(fine, kQuick).exit_code, 0);
+  EXPECT_EQ(run_coalesce(fine, kRun).exit_code, 0);
 }
 
 nlohmann::json settings_of(const std::string& json_path) {
@@ -136,7 +137,7 @@ TEST(CliFlagRules, ForcesWithAttractorsIsRecordedAndRestoredByTheViewer) {
     Args args = shot;
     args.insert(args.end(), extra.begin(), extra.end());
     args.insert(args.end(), {"--screenshot", dir.file(name + ".png")});
-    const ProcessResult r = run_coalesce(args, 120);
+    const ProcessResult r = run_coalesce(args, kRun);
     EXPECT_EQ(r.exit_code, 0) << r.err;
     return r;
   };

@@ -20,6 +20,7 @@ namespace coalesce::testing {
 namespace {
 
 constexpr int kQuick = 60;
+constexpr int kRun = 240;  // seconds for a run that steps: the CPU backend measures its copy ceiling first
 
 std::string line_with(const std::string& text, const std::string& needle) {
   std::istringstream in(text);
@@ -48,7 +49,7 @@ TEST(CliTexts, HelpSaysWhatSaveStateWritesInEachPrecision) {
     const ProcessResult r =
         run_coalesce({"--backend", "cpu", "--steps", std::to_string(rng.uniform_int(0, 3)), "--particles",
                       std::to_string(n), "--precision", precision, "--save-state", path},
-                     kQuick);
+                     kRun);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const std::string bytes = read_file(path);
     ASSERT_GT(bytes.size(), 10u);
@@ -108,7 +109,7 @@ TEST(CliTexts, OneThreadIsSaidInTheSingular) {
         std::to_string(rng.uniform_int(1, 3)), std::string("--particles"),
         std::to_string(rng.uniform_int(ranks, 500)), std::string("--forces"), std::string("one-sided")})
     args.push_back(a);
-  const ProcessResult r = run_process(args, {}, {}, 120);
+  const ProcessResult r = run_process(args, {}, {}, kRun);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("cpu (1 thread, "), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("1 threads"), std::string::npos) << r.out;
