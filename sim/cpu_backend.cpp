@@ -147,7 +147,7 @@ void CpuBackend::simd_forces(const View& view, const SimParams& params, double t
   using Real = typename View::Scalar;
   const SimdKernelsT<Real>& kernels = simd_kernels_for<Real>(*m_simd);
   const Real eps2 = softening_squared<Real>(params);
-  const Real dt = params.dt;
+  const Real dt = time_step<Real>(params);
   // Blocks on the whole state's 64-body grid, so a slice's bodies sit in the lanes they have in a whole step
   // (each lane's sum is its own, but the grid keeps the staged rows' alignment).
   const int base = begin / kSimdBlock * kSimdBlock;
@@ -238,7 +238,7 @@ void CpuBackend::mutual_forces(const View& view, const SimParams& params) {
   m_mutual_partials.resize((scalars * sizeof(Real) + sizeof(double) - 1) / sizeof(double));
   Real* const partials = reinterpret_cast<Real*>(m_mutual_partials.data());
   const Real eps2 = softening_squared<Real>(params);
-  const Real dt = params.dt;
+  const Real dt = time_step<Real>(params);
   m_pool.parallel_for(static_cast<int>(t.rectangles()), [&](int u0, int u1) {
     for (int u = u0; u < u1; ++u) cpu::mutual_rectangle_sums(view, t, u, eps2, partials);
   });
@@ -274,7 +274,7 @@ void CpuBackend::step_range(const SimParams& params, double time, int first, int
       return;
     }
     const Real eps2 = softening_squared<Real>(params);
-    const Real dt = params.dt;
+    const Real dt = time_step<Real>(params);
     if (params.solver == Solver::AllPairs) {
       parallel_range(first, last,
                      [&](int begin, int end) { cpu::all_pairs_kick(view, view, begin, end, eps2, dt); });
@@ -290,7 +290,7 @@ void CpuBackend::step_range(const SimParams& params, double time, int first, int
   start = std::chrono::steady_clock::now();
   with_view(state(), [&](const auto& view) {
     using Real = typename std::decay_t<decltype(view)>::Scalar;
-    const Real dt = params.dt;
+    const Real dt = time_step<Real>(params);
     if (m_simd)
       simd_drift(view, dt, first, last);
     else

@@ -170,10 +170,6 @@ void decode_values(const unsigned char* bytes, std::size_t count, bool swap, boo
   }
 }
 
-// A mass is judged as the float it may be stored as (kMassRange), and below the range's floor also as a
-// double: -1e-50 rounds to -0.0f but is still a negative mass in fp64.
-bool mass_in_range(double mass) { return kMassRange.contains(mass) && !(mass < kMassRange.lo); }
-
 void check_values(const std::string& name, const NpyState& state) {
   const NpyScalar scalar = state.source.scalar;
   for (std::size_t i = 0; i < state.records.size(); ++i) {
@@ -182,7 +178,7 @@ void check_values(const std::string& name, const NpyState& state) {
       if (!std::isfinite(f[k]))
         fail(name, "non-finite value (" + value_text(f[k], scalar) + ") at particle " + std::to_string(i) +
                        ", field " + kFieldNames[k] + "; expected finite values only");
-    if (!mass_in_range(state.records[i].mass))
+    if (!kMassRange.contains(state.records[i].mass))  // the value read, in either precision
       fail(name, "mass " + value_text(state.records[i].mass, scalar) + " at particle " + std::to_string(i) +
                      "; expected " + describe(kMassRange));
   }

@@ -11,13 +11,14 @@ namespace coalesce {
 
 constexpr int kMaxAttractors = 16;
 
-// A massive point, fixed (orbit_radius == 0) or circling `center` in the xy plane. Scene parameters: float.
+// A massive point, fixed (orbit_radius == 0) or circling `center` in the xy plane. Scene parameters, kept
+// as typed (double); the snapshot rounds them to the state's precision.
 struct Attractor {
-  Vec3 center;
-  float mass;
-  float orbit_radius;
-  float angular_speed;  // radians per unit time
-  float phase;          // radians at t = 0
+  Vec3T<double> center;
+  double mass;
+  double orbit_radius;
+  double angular_speed;  // radians per unit time
+  double phase;          // radians at t = 0
 };
 
 struct AttractorSet {
@@ -100,8 +101,9 @@ HOST_DEVICE inline double sine(double a) { return std::sin(a); }
 // Where attractor `a` is at `time`, in the state's precision.
 template <class Real>
 HOST_DEVICE inline Vec3T<Real> attractor_position(const Attractor& a, Real time) {
-  const Vec3T<Real> center{a.center.x, a.center.y, a.center.z};
-  if (a.orbit_radius == 0.0f) return center;
+  const Vec3T<Real> center{static_cast<Real>(a.center.x), static_cast<Real>(a.center.y),
+                           static_cast<Real>(a.center.z)};
+  if (a.orbit_radius == 0.0) return center;
   const Real angle = Real(a.phase) + Real(a.angular_speed) * time;
   return {center.x + Real(a.orbit_radius) * cosine(angle), center.y + Real(a.orbit_radius) * sine(angle),
           center.z};
@@ -122,7 +124,7 @@ inline AttractorSnapshotT<Real> snapshot_attractors(const AttractorSet& set, Rea
   s.count = set.count;
   for (int k = 0; k < set.count; ++k) {
     s.position[k] = attractor_position(set.items[k], time);
-    s.mass[k] = set.items[k].mass;
+    s.mass[k] = static_cast<Real>(set.items[k].mass);
   }
   return s;
 }
