@@ -2,6 +2,7 @@
 #include "sim/cpu_backend.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -166,16 +167,22 @@ void CpuBackend::simd_forces(const View& view, const SimParams& params, double t
     const std::size_t padded = static_cast<std::size_t>(all_blocks) * kSimdBlock;
     Real* const x = source_rows<Real>(padded);
     Real *const y = x + padded, *const z = y + padded, *const m = z + padded;
+    std::vector<Real> block_reach(static_cast<std::size_t>(all_blocks));  // the sources' reach, per block
     m_pool.parallel_for(all_blocks, [&](int b0, int b1) {
-      for (int i = b0 * kSimdBlock; i < b1 * kSimdBlock; ++i) {
-        const auto pm = i < m_n ? view.position_mass(i) : Vec4T<Real>{Real(0), Real(0), Real(0), Real(0)};
-        x[i] = pm.x;
-        y[i] = pm.y;
-        z[i] = pm.z;
-        m[i] = pm.w;
+      for (int b = b0; b < b1; ++b) {
+        Real reach = 0;
+        for (int i = b * kSimdBlock; i < (b + 1) * kSimdBlock; ++i) {
+          const auto pm = i < m_n ? view.position_mass(i) : Vec4T<Real>{Real(0), Real(0), Real(0), Real(0)};
+          x[i] = pm.x;
+          y[i] = pm.y;
+          z[i] = pm.z;
+          m[i] = pm.w;
+          reach = std::max({reach, std::fabs(pm.x), std::fabs(pm.y), std::fabs(pm.z)});
+        }
+        block_reach[static_cast<std::size_t>(b)] = reach;
       }
     });
-    const SimdForceSources<Real> sources{x, y, z, m, m_n};
+    const SimdForceSources<Real> sources{x, y, z, m, m_n, *std::max_element(block_reach.begin(), block_reach.end())};
     m_pool.parallel_for(blocks, [&](int b0, int b1) {
       alignas(64) Real ax[kSimdBlock], ay[kSimdBlock], az[kSimdBlock];
       for (int b = b0; b < b1; ++b) {
@@ -188,13 +195,15 @@ void CpuBackend::simd_forces(const View& view, const SimParams& params, double t
   }
   const auto snapshot = snapshot_attractors(params.attractors, static_cast<Real>(time));
   alignas(64) Real sx[kMaxAttractors], sy[kMaxAttractors], sz[kMaxAttractors], sm[kMaxAttractors];
+  Real reach = 0;
   for (int k = 0; k < snapshot.count; ++k) {
     sx[k] = snapshot.position[k].x;
     sy[k] = snapshot.position[k].y;
     sz[k] = snapshot.position[k].z;
     sm[k] = snapshot.mass[k];
+    reach = std::max({reach, std::fabs(sx[k]), std::fabs(sy[k]), std::fabs(sz[k])});
   }
-  const SimdForceSources<Real> sources{sx, sy, sz, sm, snapshot.count};
+  const SimdForceSources<Real> sources{sx, sy, sz, sm, snapshot.count, reach};
   m_pool.parallel_for(blocks, [&](int b0, int b1) {
     alignas(64) Real tx[kSimdBlock], ty[kSimdBlock], tz[kSimdBlock], ax[kSimdBlock], ay[kSimdBlock],
         az[kSimdBlock];

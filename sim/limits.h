@@ -43,6 +43,10 @@ constexpr FloatRange kTotalMassRange{1e-12f, 1e12f};  // of a scene's particles 
 constexpr FloatRange kLengthRange{1e-6f, 1e6f};       // a scene's scale
 constexpr DoubleRange kCoordinateRange{-1e6, 1e6};    // attractor centres, angular speeds and phases
 constexpr DoubleRange kOrbitRadiusRange{0.0, 1e6};
+// A state's positions, per precision: any two differ by at most twice this, a finite number, so no pair's
+// difference overflows (beyond it the scalar loop's d * m / r^3 is inf * 0 as well).
+constexpr DoubleRange kPositionRangeFp32{-1e38, 1e38};
+constexpr DoubleRange kPositionRangeFp64{-1e307, 1e307};
 // The viewer's camera (--camera, the orbit camera's clamps): pitch short of straight up or down, so the
 // view's up vector stays valid; distance wide enough for any scene's 100 x radius zoom.
 constexpr FloatRange kCameraPitchRange{-88.8f, 88.8f};

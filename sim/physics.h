@@ -37,7 +37,8 @@ HOST_DEVICE inline float reciprocal_sqrt(float x) {
 
 HOST_DEVICE inline double reciprocal_sqrt(double x) { return 1.0 / std::sqrt(x); }
 
-// m / r^3 from r^2 > 0 (r^2 + eps^2: never 0, never subnormal, never infinite): the force law's scale.
+// m / r^3 from r^2 > 0 (r^2 + eps^2: never 0, never subnormal; infinite where |d| overflowed on squaring,
+// and then 0, as 1 / sqrt(inf) is): the force law's scale.
 HOST_DEVICE inline float mass_over_cube(float m, float r2) {
   const float inv_r = reciprocal_sqrt(r2);
   return m * inv_r * inv_r * inv_r;
@@ -49,6 +50,10 @@ HOST_DEVICE inline double mass_over_cube(double m, double r2) {
   // tests/kernels/rsqrt_test.cu). With y the seed and e = 1 - r2 y^2, r^-3 = y^3 (1 - e)^(-3/2)
   // = y^3 (1 + 3e/2 + 15e^2/8 + ...): one series step, truncated after e^2, leaves about (35/16) e^3, far
   // below double rounding for a seed good to 2^-20. Seven fp64 operations after the seed (docs/kernels.md).
+  // An r2 that overflowed to infinity becomes a huge finite value through an integer min on its high word
+  // (no FP64 instruction: the loop is bound by the FP64 pipe): its seed is then not 0, e is not inf x 0,
+  // and m y^3 underflows to 0 as the exact m / r^3 does for every mass in range.
+  r2 = __hiloint2double(min(__double2hiint(r2), 0x7FEFFFFF), __double2loint(r2));
   double y;
   asm("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(r2));
   const double y2 = y * y;
