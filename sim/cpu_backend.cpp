@@ -182,7 +182,8 @@ void CpuBackend::simd_forces(const View& view, const SimParams& params, double t
         block_reach[static_cast<std::size_t>(b)] = reach;
       }
     });
-    const SimdForceSources<Real> sources{x, y, z, m, m_n, *std::max_element(block_reach.begin(), block_reach.end())};
+    const Real reach = *std::max_element(block_reach.begin(), block_reach.end());
+    const SimdForceSources<Real> sources{x, y, z, m, m_n, reach};
     m_pool.parallel_for(blocks, [&](int b0, int b1) {
       alignas(64) Real ax[kSimdBlock], ay[kSimdBlock], az[kSimdBlock];
       for (int b = b0; b < b1; ++b) {

@@ -124,9 +124,9 @@ HWY_INLINE void ForceLoop(const T* HWY_RESTRICT tx, const T* HWY_RESTRICT ty, co
 // The loop for blocks within reach of their sources (below): the one docs/perf.md counts and the issue limit
 // uses (scripts/cpu-loop-count).
 template <class T>
-HWY_NOINLINE void BlockAccelerations(const T* HWY_RESTRICT tx, const T* HWY_RESTRICT ty, const T* HWY_RESTRICT tz,
-                                     SimdForceSources<T> s, T softening_squared, T* HWY_RESTRICT ax,
-                                     T* HWY_RESTRICT ay, T* HWY_RESTRICT az) {
+HWY_NOINLINE void BlockAccelerations(const T* HWY_RESTRICT tx, const T* HWY_RESTRICT ty,
+                                     const T* HWY_RESTRICT tz, SimdForceSources<T> s, T softening_squared,
+                                     T* HWY_RESTRICT ax, T* HWY_RESTRICT ay, T* HWY_RESTRICT az) {
   ForceLoop<false>(tx, ty, tz, s, softening_squared, ax, ay, az);
 }
 

@@ -17,12 +17,13 @@ namespace coalesce {
 // and the unit the threads split the forces into.
 inline constexpr int kSimdBlock = 64;
 
-// Targets and sources within this distance of the origin between them (the largest |coordinate| of each,
-// added) are near: every r^2 is below 3 x 1e38 + eps^2, inside float's range, and the force loop needs nothing
-// for the edges of the input range. Farther, it caps r^2 and (fp64 without AVX-512) seeds over every double.
+// Targets and sources within this reach of the origin between them (the largest |coordinate| of each, added)
+// are near: every r^2 is below 3e38 + eps^2, inside float's range, and the force loop needs nothing for the
+// edges of the input range. Farther, it caps r^2 and (fp64 without AVX-512) seeds over every double.
 inline constexpr double kSimdNearReach = 1e19;
-static_assert(3 * kSimdNearReach * kSimdNearReach * (1 + 1e-6) + kSofteningRange.hi * kSofteningRange.hi < FLT_MAX,
-              "a near r^2, rounded, must stay a finite float");
+inline constexpr double kLargestNearSquare =
+    3 * kSimdNearReach * kSimdNearReach * (1 + 1e-6) + kSofteningRange.hi * kSofteningRange.hi;
+static_assert(kLargestNearSquare < FLT_MAX, "a near r^2, rounded, must stay inside float's range");
 
 template <class Real>
 struct SimdForceSources {
