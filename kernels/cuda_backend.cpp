@@ -191,7 +191,7 @@ void CudaBackend::kick(const SimParams& params, double time, int begin, int end)
   }
 }
 
-void CudaBackend::drift(float dt, int begin, int end) {
+void CudaBackend::drift(double dt, int begin, int end) {
   check_body_range(begin, end, m_n);
   timed(KernelKind::Integrate, m_layout,
         bytes_moved(KernelKind::Integrate, m_layout, Solver::AllPairs, end - begin, m_precision), 0.0,
@@ -287,7 +287,7 @@ void CudaBackend::synchronize() {
 }
 
 Diagnostics CudaBackend::diagnostics(const SimParams& params, double time) {
-  const double eps2 = static_cast<double>(params.softening) * params.softening;  // as compute_diagnostics
+  const double eps2 = params.softening * params.softening;  // as compute_diagnostics
   if (params.solver == Solver::AllPairs)
     return gpu::all_pairs_diagnostics(state_views(), eps2, m_stream.get());
   // The attractor positions the step's kick uses: the same host snapshot, in the state's precision, widened.

@@ -68,8 +68,8 @@ class CudaBackend final : public Backend {
   // The two halves of step(), each timed separately (tests and bench), for bodies [begin, end) (default all).
   void kick(const SimParams& params, double time) { kick(params, time, 0, m_n); }
   void kick(const SimParams& params, double time, int begin, int end);
-  void drift(float dt) { drift(dt, 0, m_n); }
-  void drift(float dt, int begin, int end);
+  void drift(double dt) { drift(dt, 0, m_n); }
+  void drift(double dt, int begin, int end);  // dt rounded to the state's precision
 
   cudaStream_t stream() const { return m_stream.get(); }
   int device() const { return m_device; }

@@ -211,8 +211,8 @@ void all_pairs_finish(const StateViews& state, BodyRange targets, const AllPairs
     using View = std::decay_t<decltype(view)>;
     using Real = typename View::Scalar;
     const int count = targets.end - targets.begin;
-    launch(all_pairs_kick_kernel<View>, {count, kThreads, kThreads}, stream, view.slice(targets.begin, count), s,
-           static_cast<const Real*>(partials), static_cast<Real>(params.dt));
+    launch(all_pairs_kick_kernel<View>, {count, kThreads, kThreads}, stream, view.slice(targets.begin, count),
+           s, static_cast<const Real*>(partials), time_step<Real>(params));
   });
 }
 

@@ -226,8 +226,8 @@ void mutual_kick(const StateViews& state, const MutualSchedule& s, const SimPara
     launch(mutual_partials_kernel<View>,
            LaunchGrid{dim3(static_cast<unsigned>(s.tiles.rectangles())), dim3(kWarp)}, stream, view,
            softening_squared<Real>(params), s.tiles, sums);
-    launch(mutual_kick_kernel<View>, {view.n, 256, 256}, stream, view, s.tiles, static_cast<const Real*>(sums),
-           static_cast<Real>(params.dt));
+    launch(mutual_kick_kernel<View>, {view.n, 256, 256}, stream, view, s.tiles,
+           static_cast<const Real*>(sums), time_step<Real>(params));
   });
 }
 

@@ -34,7 +34,7 @@ void attractor_kick(const StateViews& state, BodyRange bodies, const SimParams& 
     // Positions computed once per step on the host, exactly as the CPU backend does.
     const auto snapshot = snapshot_attractors(params.attractors, static_cast<Real>(time));
     launch(attractor_kick_kernel<View>, {view.n, kThreads, kThreads}, stream, view, snapshot,
-           softening_squared<Real>(params), static_cast<Real>(params.dt));
+           softening_squared<Real>(params), time_step<Real>(params));
   });
 }
 

@@ -44,12 +44,12 @@ __global__ void __launch_bounds__(kThreads) drift_halves_kernel(Float4Fp64View v
 
 }  // namespace
 
-void drift(const StateViews& state, BodyRange bodies, float dt, cudaStream_t stream) {
+void drift(const StateViews& state, BodyRange bodies, double dt, cudaStream_t stream) {
   with_view(state, [&](const auto& whole) {
     using View = std::decay_t<decltype(whole)>;
     const View view = whole.slice(bodies.begin, bodies.end - bodies.begin);
     if constexpr (std::is_same_v<View, Float4Fp64View>)
-      launch(drift_halves_kernel, {2LL * view.n, kThreads, kThreads}, stream, view, static_cast<double>(dt));
+      launch(drift_halves_kernel, {2LL * view.n, kThreads, kThreads}, stream, view, dt);
     else
       launch(drift_kernel<View>, {view.n, kThreads, kThreads}, stream, view,
              static_cast<typename View::Scalar>(dt));

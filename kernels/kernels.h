@@ -64,7 +64,7 @@ void mutual_kick(const StateViews& state, const MutualSchedule& schedule, const 
 void attractor_kick(const StateViews& state, BodyRange bodies, const SimParams& params, double time,
                     cudaStream_t stream);
 // x_i += v_i dt for i in `bodies`.
-void drift(const StateViews& state, BodyRange bodies, float dt, cudaStream_t stream);
+void drift(const StateViews& state, BodyRange bodies, double dt, cudaStream_t stream);
 // out[i] = {x, y, z, m} of body i in the state's precision (Vec4T<Real>), for i in `bodies`; `out` holds N.
 void export_sources(const StateViews& state, BodyRange bodies, void* out, cudaStream_t stream);
 // Position and mass of body i from in[i], for i in `bodies`: the bodies other ranks moved.

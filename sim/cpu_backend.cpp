@@ -2,6 +2,7 @@
 #include "sim/cpu_backend.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -148,7 +149,7 @@ void CpuBackend::simd_forces(const View& view, const SimParams& params, double t
   using Real = typename View::Scalar;
   const SimdKernelsT<Real>& kernels = simd_kernels_for<Real>(*m_simd);
   const Real eps2 = softening_squared<Real>(params);
-  const Real dt = params.dt;
+  const Real dt = time_step<Real>(params);
   // Blocks on the whole state's 64-body grid, so a slice's bodies sit in the lanes they have in a whole step
   // (each lane's sum is its own, but the grid keeps the staged rows' alignment).
   const int base = begin / kSimdBlock * kSimdBlock;
@@ -167,16 +168,23 @@ void CpuBackend::simd_forces(const View& view, const SimParams& params, double t
     const std::size_t padded = static_cast<std::size_t>(all_blocks) * kSimdBlock;
     Real* const x = source_rows<Real>(padded);
     Real *const y = x + padded, *const z = y + padded, *const m = z + padded;
+    std::vector<Real> block_reach(static_cast<std::size_t>(all_blocks));  // the sources' reach, per block
     m_pool.parallel_for(all_blocks, [&](int b0, int b1) {
-      for (int i = b0 * kSimdBlock; i < b1 * kSimdBlock; ++i) {
-        const auto pm = i < m_n ? view.position_mass(i) : Vec4T<Real>{Real(0), Real(0), Real(0), Real(0)};
-        x[i] = pm.x;
-        y[i] = pm.y;
-        z[i] = pm.z;
-        m[i] = pm.w;
+      for (int b = b0; b < b1; ++b) {
+        Real reach = 0;
+        for (int i = b * kSimdBlock; i < (b + 1) * kSimdBlock; ++i) {
+          const auto pm = i < m_n ? view.position_mass(i) : Vec4T<Real>{Real(0), Real(0), Real(0), Real(0)};
+          x[i] = pm.x;
+          y[i] = pm.y;
+          z[i] = pm.z;
+          m[i] = pm.w;
+          reach = std::max({reach, std::fabs(pm.x), std::fabs(pm.y), std::fabs(pm.z)});
+        }
+        block_reach[static_cast<std::size_t>(b)] = reach;
       }
     });
-    const SimdForceSources<Real> sources{x, y, z, m, m_n};
+    const Real reach = *std::max_element(block_reach.begin(), block_reach.end());
+    const SimdForceSources<Real> sources{x, y, z, m, m_n, reach};
     m_pool.parallel_for(blocks, [&](int b0, int b1) {
       alignas(64) Real ax[kSimdBlock], ay[kSimdBlock], az[kSimdBlock];
       for (int b = b0; b < b1; ++b) {
@@ -189,13 +197,15 @@ void CpuBackend::simd_forces(const View& view, const SimParams& params, double t
   }
   const auto snapshot = snapshot_attractors(params.attractors, static_cast<Real>(time));
   alignas(64) Real sx[kMaxAttractors], sy[kMaxAttractors], sz[kMaxAttractors], sm[kMaxAttractors];
+  Real reach = 0;
   for (int k = 0; k < snapshot.count; ++k) {
     sx[k] = snapshot.position[k].x;
     sy[k] = snapshot.position[k].y;
     sz[k] = snapshot.position[k].z;
     sm[k] = snapshot.mass[k];
+    reach = std::max({reach, std::fabs(sx[k]), std::fabs(sy[k]), std::fabs(sz[k])});
   }
-  const SimdForceSources<Real> sources{sx, sy, sz, sm, snapshot.count};
+  const SimdForceSources<Real> sources{sx, sy, sz, sm, snapshot.count, reach};
   m_pool.parallel_for(blocks, [&](int b0, int b1) {
     alignas(64) Real tx[kSimdBlock], ty[kSimdBlock], tz[kSimdBlock], ax[kSimdBlock], ay[kSimdBlock],
         az[kSimdBlock];
@@ -239,7 +249,7 @@ void CpuBackend::mutual_forces(const View& view, const SimParams& params) {
   m_mutual_partials.resize((scalars * sizeof(Real) + sizeof(double) - 1) / sizeof(double));
   Real* const partials = reinterpret_cast<Real*>(m_mutual_partials.data());
   const Real eps2 = softening_squared<Real>(params);
-  const Real dt = params.dt;
+  const Real dt = time_step<Real>(params);
   m_pool.parallel_for(static_cast<int>(t.rectangles()), [&](int u0, int u1) {
     for (int u = u0; u < u1; ++u) cpu::mutual_rectangle_sums(view, t, u, eps2, partials);
   });
@@ -275,7 +285,7 @@ void CpuBackend::step_range(const SimParams& params, double time, int first, int
       return;
     }
     const Real eps2 = softening_squared<Real>(params);
-    const Real dt = params.dt;
+    const Real dt = time_step<Real>(params);
     if (params.solver == Solver::AllPairs) {
       parallel_range(first, last,
                      [&](int begin, int end) { cpu::all_pairs_kick(view, view, begin, end, eps2, dt); });
@@ -291,7 +301,7 @@ void CpuBackend::step_range(const SimParams& params, double time, int first, int
   start = std::chrono::steady_clock::now();
   with_view(state(), [&](const auto& view) {
     using Real = typename std::decay_t<decltype(view)>::Scalar;
-    const Real dt = params.dt;
+    const Real dt = time_step<Real>(params);
     if (m_simd)
       simd_drift(view, dt, first, last);
     else

@@ -24,10 +24,12 @@ namespace hn = hwy::HWY_NAMESPACE;
 // Terms of (1 - e)^(-3/2) = sum c_k e^k, c_k = (2k + 1)!! / (2^k k!): the force scale's series.
 constexpr double kSeries[] = {1.0, 1.5, 1.875, 2.1875, 2.4609375, 2.70703125};
 
-// The target's seed for 1/sqrt(x): AVX-512 has 14-bit seeds in both precisions (vrsqrt14ps/pd); the others
-// have a 12-bit single-precision one (rsqrtps), which fp64 reaches through float (x within float's range:
-// r^2 >= eps^2 > 0 keeps it above; beyond 3e38 the seed is 0 and so is the force, as it nearly is in fp64).
-template <class D>
+// The target's seed for 1/sqrt(x), x positive and finite: AVX-512 has 14-bit seeds in both precisions
+// (vrsqrt14ps/pd); the others have a 12-bit single-precision one (rsqrtps), which fp64 reaches through float.
+// Near (x within float's range, as the caller's reach test guarantees): x itself. Far: for every double, x =
+// f 4^k with f in [0.5, 2) (x's exponent bits rewritten), the seed of f, and 2^-k put back into the seed's
+// exponent, six integer operations.
+template <bool kFar, class D>
 HWY_INLINE hn::Vec<D> RsqrtSeed(D d, hn::Vec<D> x) {
   if constexpr (sizeof(hn::TFromD<D>) == sizeof(float)) {
     (void)d;
@@ -38,7 +40,17 @@ HWY_INLINE hn::Vec<D> RsqrtSeed(D d, hn::Vec<D> x) {
     return hn::Vec<D>{_mm512_rsqrt14_pd(x.raw)};
 #else
     const hn::Rebind<float, D> df;
-    return hn::PromoteTo(d, hn::ApproximateReciprocalSqrt(hn::DemoteTo(df, x)));
+    if constexpr (!kFar) return hn::PromoteTo(d, hn::ApproximateReciprocalSqrt(hn::DemoteTo(df, x)));
+    const hn::RebindToUnsigned<D> du;
+    const auto bits = hn::BitCast(du, x);
+    // f keeps x's mantissa and the low bit of its exponent E, over a bias of 1022: 2^(E mod 2 - 1) x 1.m.
+    const auto f =
+        hn::Add(hn::And(bits, hn::Set(du, 0x001FFFFFFFFFFFFFull)), hn::Set(du, 0x3FE0000000000000ull));
+    const auto seed = hn::PromoteTo(d, hn::ApproximateReciprocalSqrt(hn::DemoteTo(df, hn::BitCast(d, f))));
+    // x / f = 4^k with k = floor(E / 2) - 511: the seed's exponent less k.
+    const auto half_exponent = hn::And(hn::ShiftRight<1>(bits), hn::Set(du, 0x3FF0000000000000ull));
+    return hn::BitCast(
+        d, hn::Sub(hn::Add(hn::BitCast(du, seed), hn::Set(du, 0x1FF0000000000000ull)), half_exponent));
 #endif
   }
 }
@@ -52,14 +64,17 @@ constexpr int SeriesDegree() {
   return fine_seed ? 4 : 5;
 }
 
-// m / r2^(3/2) for r2 > 0: m y^3 (1 + e (c1 + e (c2 + ...))) with y the seed and e = 1 - r2 y^2.
-template <class D>
+// m / r2^(3/2) for r2 > 0: m y^3 (1 + e (c1 + e (c2 + ...))) with y the seed and e = 1 - r2 y^2. Far, an r2
+// that overflowed to infinity is taken as the largest finite value first: its seed is not 0, so e is not
+// inf x 0 (NaN), and m y^3 underflows to 0 for every mass in range, as the scalar loop's m / r^3 does.
+template <bool kFar, class D>
 HWY_INLINE hn::Vec<D> MassOverCube(D d, hn::Vec<D> m, hn::Vec<D> r2) {
   using T = hn::TFromD<D>;
   constexpr int kDegree = SeriesDegree<T>();
-  const auto y = RsqrtSeed(d, r2);
+  const auto x = kFar ? hn::Min(r2, hn::Set(d, hwy::HighestValue<T>())) : r2;
+  const auto y = RsqrtSeed<kFar>(d, x);
   const auto y2 = hn::Mul(y, y);
-  const auto e = hn::NegMulAdd(r2, y2, hn::Set(d, T(1)));
+  const auto e = hn::NegMulAdd(x, y2, hn::Set(d, T(1)));
   const auto my3 = hn::Mul(hn::Mul(m, y), y2);
   auto p = hn::Set(d, T(kSeries[kDegree]));
   for (int k = kDegree - 1; k >= 1; --k) p = hn::MulAdd(p, e, hn::Set(d, T(kSeries[k])));
@@ -68,10 +83,10 @@ HWY_INLINE hn::Vec<D> MassOverCube(D d, hn::Vec<D> m, hn::Vec<D> r2) {
 
 // Two registers of targets per pass over the sources: each source's broadcasts serve both, and the two
 // independent chains keep the FMA pipes full.
-template <class T>
-void BlockAccelerations(const T* HWY_RESTRICT tx, const T* HWY_RESTRICT ty, const T* HWY_RESTRICT tz,
-                        SimdForceSources<T> s, T softening_squared, T* HWY_RESTRICT ax, T* HWY_RESTRICT ay,
-                        T* HWY_RESTRICT az) {
+template <bool kFar, class T>
+HWY_INLINE void ForceLoop(const T* HWY_RESTRICT tx, const T* HWY_RESTRICT ty, const T* HWY_RESTRICT tz,
+                          SimdForceSources<T> s, T softening_squared, T* HWY_RESTRICT ax, T* HWY_RESTRICT ay,
+                          T* HWY_RESTRICT az) {
   const hn::ScalableTag<T> d;
   const std::size_t lanes = hn::Lanes(d);
   const auto eps2 = hn::Set(d, softening_squared);
@@ -88,8 +103,8 @@ void BlockAccelerations(const T* HWY_RESTRICT tx, const T* HWY_RESTRICT ty, cons
       // Softening first, then x, y, z: the scalar reference's order of the sum.
       const auto r0 = hn::MulAdd(dz0, dz0, hn::MulAdd(dy0, dy0, hn::MulAdd(dx0, dx0, eps2)));
       const auto r1 = hn::MulAdd(dz1, dz1, hn::MulAdd(dy1, dy1, hn::MulAdd(dx1, dx1, eps2)));
-      const auto s0 = MassOverCube(d, mj, r0);
-      const auto s1 = MassOverCube(d, mj, r1);
+      const auto s0 = MassOverCube<kFar>(d, mj, r0);
+      const auto s1 = MassOverCube<kFar>(d, mj, r1);
       ax0 = hn::MulAdd(dx0, s0, ax0);
       ay0 = hn::MulAdd(dy0, s0, ay0);
       az0 = hn::MulAdd(dz0, s0, az0);
@@ -104,6 +119,41 @@ void BlockAccelerations(const T* HWY_RESTRICT tx, const T* HWY_RESTRICT ty, cons
     hn::Store(ay1, d, ay + i + lanes);
     hn::Store(az1, d, az + i + lanes);
   }
+}
+
+// The loop for blocks within reach of their sources (below): the one docs/perf.md counts and the issue limit
+// uses (scripts/cpu-loop-count).
+template <class T>
+HWY_NOINLINE void BlockAccelerations(const T* HWY_RESTRICT tx, const T* HWY_RESTRICT ty,
+                                     const T* HWY_RESTRICT tz, SimdForceSources<T> s, T softening_squared,
+                                     T* HWY_RESTRICT ax, T* HWY_RESTRICT ay, T* HWY_RESTRICT az) {
+  ForceLoop<false>(tx, ty, tz, s, softening_squared, ax, ay, az);
+}
+
+// The loop for the rest of the accepted range (sim/limits.h): r^2 capped, and fp64's float seed taken over
+// every double's exponent.
+template <class T>
+HWY_NOINLINE void FarBlockAccelerations(const T* HWY_RESTRICT tx, const T* HWY_RESTRICT ty,
+                                        const T* HWY_RESTRICT tz, SimdForceSources<T> s, T softening_squared,
+                                        T* HWY_RESTRICT ax, T* HWY_RESTRICT ay, T* HWY_RESTRICT az) {
+  ForceLoop<true>(tx, ty, tz, s, softening_squared, ax, ay, az);
+}
+
+// A block whose targets and sources all lie within kSimdNearReach of the origin between them has every r^2
+// below 3e38 + eps^2, inside float's range: the near loop, with nothing for the edges, serves it.
+template <class T>
+void Accelerations(const T* HWY_RESTRICT tx, const T* HWY_RESTRICT ty, const T* HWY_RESTRICT tz,
+                   SimdForceSources<T> s, T softening_squared, T* HWY_RESTRICT ax, T* HWY_RESTRICT ay,
+                   T* HWY_RESTRICT az) {
+  const hn::ScalableTag<T> d;
+  auto reach = hn::Zero(d);
+  for (std::size_t i = 0; i < static_cast<std::size_t>(kSimdBlock); i += hn::Lanes(d))
+    reach = hn::Max(reach, hn::Max(hn::Abs(hn::Load(d, tx + i)),
+                                   hn::Max(hn::Abs(hn::Load(d, ty + i)), hn::Abs(hn::Load(d, tz + i)))));
+  if (hn::GetLane(hn::MaxOfLanes(d, reach)) + s.reach <= T(kSimdNearReach))
+    BlockAccelerations(tx, ty, tz, s, softening_squared, ax, ay, az);
+  else
+    FarBlockAccelerations(tx, ty, tz, s, softening_squared, ax, ay, az);
 }
 
 template <class T>
@@ -217,7 +267,7 @@ void PackVec4(const T* HWY_RESTRICT pos_mass, const T* HWY_RESTRICT vel, std::pt
 
 template <class T>
 SimdKernelsT<T> KernelsFor() {
-  return {&BlockAccelerations<T>, &DriftSoa<T>, &DriftVec4<T>, &PackSoa<T>, &PackVec4<T>};
+  return {&Accelerations<T>, &DriftSoa<T>, &DriftVec4<T>, &PackSoa<T>, &PackVec4<T>};
 }
 
 SimdKernels MakeKernels() { return {KernelsFor<float>(), KernelsFor<double>()}; }

@@ -5,9 +5,11 @@
 // which is the target's reciprocal-square-root seed refined by a series (bound in docs/kernels.md).
 #pragma once
 
+#include <cfloat>
 #include <cstddef>
 
 #include "sim/cpu_target.h"
+#include "sim/limits.h"
 
 namespace coalesce {
 
@@ -15,16 +17,26 @@ namespace coalesce {
 // and the unit the threads split the forces into.
 inline constexpr int kSimdBlock = 64;
 
+// Targets and sources within this reach of the origin between them (the largest |coordinate| of each, added)
+// are near: every r^2 is below 3e38 + eps^2, inside float's range, and the force loop needs nothing for the
+// edges of the input range. Farther, it caps r^2 and (fp64 without AVX-512) seeds over every double.
+inline constexpr double kSimdNearReach = 1e19;
+inline constexpr double kLargestNearSquare =
+    3 * kSimdNearReach * kSimdNearReach * (1 + 1e-6) + kSofteningRange.hi * kSofteningRange.hi;
+static_assert(kLargestNearSquare < FLT_MAX, "a near r^2, rounded, must stay inside float's range");
+
 template <class Real>
 struct SimdForceSources {
   const Real *x, *y, *z, *m;
   int count;
+  Real reach;  // at least the largest |x|, |y| or |z| of the sources
 };
 
 template <class Real>
 struct SimdKernelsT {
   // a_i = sum over j in order of m_j d / (|d|^2 + eps^2)^{3/2}, d = r_j - r_i, for kSimdBlock targets at
-  // (tx, ty, tz)[0, kSimdBlock) (64-byte aligned), written to (ax, ay, az)[0, kSimdBlock) (aligned too).
+  // (tx, ty, tz)[0, kSimdBlock) (64-byte aligned), written to (ax, ay, az)[0, kSimdBlock) (aligned too). The
+  // near loop when the targets' reach and sources.reach add up to at most kSimdNearReach, else the far one.
   void (*block_accelerations)(const Real* tx, const Real* ty, const Real* tz, SimdForceSources<Real> sources,
                               Real softening_squared, Real* ax, Real* ay, Real* az);
   // x += v dt for particles [begin, end) of SoA rows (unaligned), exactly the scalar drift's rounding.

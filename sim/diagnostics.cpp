@@ -58,7 +58,7 @@ Diagnostics diagnostics_of(const std::vector<ParticleRecord<Real>>& particles, c
     d.momentum.y += m * vy;
     d.momentum.z += m * vz;
   }
-  const double eps2 = static_cast<double>(params.softening) * params.softening;
+  const double eps2 = params.softening * params.softening;  // the softening as typed, in double
   if (params.solver == Solver::AllPairs) {
     const int n = static_cast<int>(particles.size());
     std::vector<double> row(particles.size(), 0.0);

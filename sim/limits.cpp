@@ -2,15 +2,13 @@
 #include "sim/limits.h"
 
 #include <cstdio>
+#include <cstdlib>
 
 namespace coalesce {
 namespace {
 
-// %g without its exponent padding: 1e-06 -> 1e-6, 1e+12 -> 1e12.
-std::string short_number(double v) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%g", v);
-  std::string text = buffer;
+// %g's text without its exponent padding: 1e-06 -> 1e-6, 1e+12 -> 1e12.
+std::string short_number_text(std::string text) {
   const std::size_t e = text.find('e');
   if (e == std::string::npos) return text;
   std::string exponent = text.substr(e + 1);
@@ -20,10 +18,39 @@ std::string short_number(double v) {
   return text.substr(0, e) + "e" + (negative ? "-" : "") + exponent;
 }
 
+std::string short_number(double v) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%g", v);
+  return short_number_text(buffer);
+}
+
+template <class T>
+std::string fewest_digits(T v) {
+  char buffer[40];
+  for (int digits = 1;; ++digits) {
+    std::snprintf(buffer, sizeof buffer, "%.*g", digits, static_cast<double>(v));
+    if (digits >= 17 || static_cast<T>(std::strtod(buffer, nullptr)) == v) return short_number_text(buffer);
+  }
+}
+
+std::string range_words(double lo, double hi) {
+  return "a number from " + short_number(lo) + " to " + short_number(hi);
+}
+
 }  // namespace
 
+std::string exact_text(double v) {
+  return fewest_digits(v);
+}
+std::string exact_text(float v) {
+  return fewest_digits(v);
+}
+
 std::string describe(const FloatRange& range) {
-  return "a number from " + short_number(range.lo) + " to " + short_number(range.hi);
+  return range_words(range.lo, range.hi);
+}
+std::string describe(const DoubleRange& range) {
+  return range_words(range.lo, range.hi);
 }
 
 std::string describe_integers(std::int64_t lo, std::int64_t hi) {

@@ -26,15 +26,27 @@ struct FloatRange {
   }
 };
 
+// A closed range of values kept as doubles (the physics parameters and masses): judged as the value given,
+// so 1e12 + 20000 is outside [0, 1e12]. False for NaN and infinities.
+struct DoubleRange {
+  double lo;
+  double hi;
+  bool contains(double v) const { return v >= lo && v <= hi; }
+};
+
 // The self term of all-pairs is m * eps^-3 * 0: eps >= 1e-6 and masses <= 1e12 keep m * eps^-3 <= 1e30, a
 // finite float, so no choice inside these ranges turns the first step into NaN (1e-45 did).
-constexpr FloatRange kTimeStepRange{1e-9f, 1e3f};
-constexpr FloatRange kSofteningRange{1e-6f, 1e3f};
-constexpr FloatRange kMassRange{0.0f, 1e12f};         // a particle's, an attractor's or a central mass
-constexpr FloatRange kTotalMassRange{1e-12f, 1e12f};  // of a scene's particles
+constexpr DoubleRange kTimeStepRange{1e-9, 1e3};
+constexpr DoubleRange kSofteningRange{1e-6, 1e3};
+constexpr DoubleRange kMassRange{0.0, 1e12};          // a particle's, an attractor's or a central mass
+constexpr FloatRange kTotalMassRange{1e-12f, 1e12f};  // of a scene's particles (the initial state is float)
 constexpr FloatRange kLengthRange{1e-6f, 1e6f};       // a scene's scale
-constexpr FloatRange kCoordinateRange{-1e6f, 1e6f};   // attractor centres, angular speeds and phases
-constexpr FloatRange kOrbitRadiusRange{0.0f, 1e6f};
+constexpr DoubleRange kCoordinateRange{-1e6, 1e6};    // attractor centres, angular speeds and phases
+constexpr DoubleRange kOrbitRadiusRange{0.0, 1e6};
+// A state's positions, per precision: any two differ by at most twice this, a finite number, so no pair's
+// difference overflows (beyond it the scalar loop's d * m / r^3 is inf * 0 as well).
+constexpr DoubleRange kPositionRangeFp32{-1e38, 1e38};
+constexpr DoubleRange kPositionRangeFp64{-1e307, 1e307};
 // The viewer's camera (--camera, the orbit camera's clamps): pitch short of straight up or down, so the
 // view's up vector stays valid; distance wide enough for any scene's 100 x radius zoom.
 constexpr FloatRange kCameraPitchRange{-88.8f, 88.8f};
@@ -42,6 +54,11 @@ constexpr FloatRange kCameraDistanceRange{1e-6f, 1e9f};
 
 // "a number from 1e-06 to 1000": the words every message uses for a range.
 std::string describe(const FloatRange& range);
+std::string describe(const DoubleRange& range);
+
+// The fewest digits that read back as `v` in its own type: "1000000020000" for 1e12 + 20000, "0.001".
+std::string exact_text(double v);
+std::string exact_text(float v);
 
 // "an integer from 1 to 134217728".
 std::string describe_integers(std::int64_t lo, std::int64_t hi);

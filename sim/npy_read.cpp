@@ -178,10 +178,6 @@ void decode_values(const unsigned char* bytes, std::size_t count, bool swap, boo
   }
 }
 
-// A mass is judged as the float it may be stored as (kMassRange), and below the range's floor also as a
-// double: -1e-50 rounds to -0.0f but is still a negative mass in fp64.
-bool mass_in_range(double mass) { return kMassRange.contains(mass) && !(mass < kMassRange.lo); }
-
 void check_values(const std::string& name, const NpyState& state) {
   const NpyScalar scalar = state.source.scalar;
   for (std::size_t i = 0; i < state.records.size(); ++i) {
@@ -190,7 +186,7 @@ void check_values(const std::string& name, const NpyState& state) {
       if (!std::isfinite(f[k]))
         fail(name, "non-finite value (" + value_text(f[k], scalar) + ") at particle " + std::to_string(i) +
                        ", field " + kFieldNames[k] + "; expected finite values only");
-    if (!mass_in_range(state.records[i].mass))
+    if (!kMassRange.contains(state.records[i].mass))  // the value read, in either precision
       fail(name, "mass " + value_text(state.records[i].mass, scalar) + " at particle " + std::to_string(i) +
                      "; expected " + describe(kMassRange));
   }
@@ -202,6 +198,19 @@ std::size_t count_inexact_in_fp32(const std::vector<ParticleF64>& records) {
     for (int k = 0; k < kFieldsPerParticle; ++k)
       inexact += static_cast<double>(static_cast<float>(fields(p)[k])) != fields(p)[k];
   return inexact;
+}
+
+// Positions beyond the precision's range would let two positions' difference overflow (sim/limits.h).
+void check_position(const NpyState& state, std::size_t i, int k, Precision precision) {
+  const DoubleRange& range = precision == Precision::Fp32 ? kPositionRangeFp32 : kPositionRangeFp64;
+  const double v = fields(state.records[i])[k];
+  if (range.contains(v)) return;
+  fail(state.name,
+       "position " + std::string(kFieldNames[k]) + " = " + value_text(v, state.source.scalar) +
+           " at particle " + std::to_string(i) + " is beyond the " + std::string(to_string(precision)) +
+           " range of positions, " + describe(range) +
+           " (beyond it two positions' difference can overflow); " +
+           (precision == Precision::Fp32 ? "run in fp64 or rescale the state" : "rescale the state"));
 }
 
 }  // namespace
@@ -242,6 +251,8 @@ NpyState decode_npy_state(const std::string& name, std::uint64_t size, const Rea
 
 template <>
 std::vector<ParticleF64> npy_records<Precision::Fp64>(const NpyState& state) {
+  for (std::size_t i = 0; i < state.records.size(); ++i)
+    for (int k = 0; k < 3; ++k) check_position(state, i, k, Precision::Fp64);
   return state.records;
 }
 
@@ -252,6 +263,7 @@ std::vector<Particle> npy_records<Precision::Fp32>(const NpyState& state) {
     const double* from = fields(state.records[i]);
     float* to = &out[i].x;
     for (int k = 0; k < kFieldsPerParticle; ++k) {
+      if (k < 3) check_position(state, i, k, Precision::Fp32);
       to[k] = static_cast<float>(from[k]);  // exact for a float32 file; nearest float for a float64 one
       if (!std::isfinite(to[k]))
         fail(state.name, "value " + value_text(from[k], state.source.scalar) + " at particle " +

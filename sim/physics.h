@@ -11,13 +11,14 @@ namespace coalesce {
 
 constexpr int kMaxAttractors = 16;
 
-// A massive point, fixed (orbit_radius == 0) or circling `center` in the xy plane. Scene parameters: float.
+// A massive point, fixed (orbit_radius == 0) or circling `center` in the xy plane. Scene parameters, kept
+// as typed (double); the snapshot rounds them to the state's precision.
 struct Attractor {
-  Vec3 center;
-  float mass;
-  float orbit_radius;
-  float angular_speed;  // radians per unit time
-  float phase;          // radians at t = 0
+  Vec3T<double> center;
+  double mass;
+  double orbit_radius;
+  double angular_speed;  // radians per unit time
+  double phase;          // radians at t = 0
 };
 
 struct AttractorSet {
@@ -36,7 +37,8 @@ HOST_DEVICE inline float reciprocal_sqrt(float x) {
 
 HOST_DEVICE inline double reciprocal_sqrt(double x) { return 1.0 / std::sqrt(x); }
 
-// m / r^3 from r^2 > 0 (r^2 + eps^2: never 0, never subnormal, never infinite): the force law's scale.
+// m / r^3 from r^2 > 0 (r^2 + eps^2: never 0, never subnormal; infinite where |d| overflowed on squaring,
+// and then 0, as 1 / sqrt(inf) is): the force law's scale.
 HOST_DEVICE inline float mass_over_cube(float m, float r2) {
   const float inv_r = reciprocal_sqrt(r2);
   return m * inv_r * inv_r * inv_r;
@@ -48,6 +50,10 @@ HOST_DEVICE inline double mass_over_cube(double m, double r2) {
   // tests/kernels/rsqrt_test.cu). With y the seed and e = 1 - r2 y^2, r^-3 = y^3 (1 - e)^(-3/2)
   // = y^3 (1 + 3e/2 + 15e^2/8 + ...): one series step, truncated after e^2, leaves about (35/16) e^3, far
   // below double rounding for a seed good to 2^-20. Seven fp64 operations after the seed (docs/kernels.md).
+  // An r2 that overflowed to infinity becomes a huge finite value through an integer min on its high word
+  // (no FP64 instruction: the loop is bound by the FP64 pipe): its seed is then not 0, e is not inf x 0,
+  // and m y^3 underflows to 0 as the exact m / r^3 does for every mass in range.
+  r2 = __hiloint2double(min(__double2hiint(r2), 0x7FEFFFFF), __double2loint(r2));
   double y;
   asm("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(r2));
   const double y2 = y * y;
@@ -100,8 +106,9 @@ HOST_DEVICE inline double sine(double a) { return std::sin(a); }
 // Where attractor `a` is at `time`, in the state's precision.
 template <class Real>
 HOST_DEVICE inline Vec3T<Real> attractor_position(const Attractor& a, Real time) {
-  const Vec3T<Real> center{a.center.x, a.center.y, a.center.z};
-  if (a.orbit_radius == 0.0f) return center;
+  const Vec3T<Real> center{static_cast<Real>(a.center.x), static_cast<Real>(a.center.y),
+                           static_cast<Real>(a.center.z)};
+  if (a.orbit_radius == 0.0) return center;
   const Real angle = Real(a.phase) + Real(a.angular_speed) * time;
   return {center.x + Real(a.orbit_radius) * cosine(angle), center.y + Real(a.orbit_radius) * sine(angle),
           center.z};
@@ -122,7 +129,7 @@ inline AttractorSnapshotT<Real> snapshot_attractors(const AttractorSet& set, Rea
   s.count = set.count;
   for (int k = 0; k < set.count; ++k) {
     s.position[k] = attractor_position(set.items[k], time);
-    s.mass[k] = set.items[k].mass;
+    s.mass[k] = static_cast<Real>(set.items[k].mass);
   }
   return s;
 }

@@ -3,7 +3,6 @@
 
 #include <cmath>
 #include <filesystem>
-#include <sstream>
 #include <string>
 
 #include "sim/input_file.h"
@@ -36,21 +35,21 @@ class FileReader {
     return v->get();
   }
 
-  // A float in `range` (integers accepted); `note` adds what the value means ("0: fixed").
+  // A number in `range` (integers accepted), in the range's type; `note` adds what it means ("0: fixed").
+  double number(const toml::node& node, const std::string& key, const DoubleRange& range,
+                const std::string& note = "") const {
+    return checked(node, key, range, note);
+  }
   float number(const toml::node& node, const std::string& key, const FloatRange& range,
                const std::string& note = "") const {
-    const std::string expected = describe(range) + (note.empty() ? "" : " (" + note + ")");
-    if (!node.is_number()) fail(&node, "'" + key + "' must be a number; expected " + expected);
-    const double v = *node.value<double>();
-    if (!range.contains(v)) fail(&node, "'" + key + "' is " + toml_text(node) + "; expected " + expected);
-    return static_cast<float>(v);
+    return static_cast<float>(checked(node, key, range, note));
   }
 
   Attractor attractor(const toml::node& node, int index) const {
     const std::string where = "attractors[" + std::to_string(index) + "]";
     const toml::table* t = node.as_table();
     if (!t) fail(&node, "'" + where + "' must be a table; expected [[attractors]] with center, mass, ...");
-    Attractor a{{0, 0, 0}, 1.0f, 0.0f, 0.0f, 0.0f};
+    Attractor a{{0, 0, 0}, 1.0, 0.0, 0.0, 0.0};
     for (const auto& [k, value] : *t) {
       const std::string key(k.str());
       const std::string name = where + "." + key;
@@ -78,10 +77,15 @@ class FileReader {
 
  private:
   static std::string range(std::int64_t lo, std::int64_t hi) { return describe_integers(lo, hi); }
-  static std::string toml_text(const toml::node& node) {
-    std::ostringstream os;
-    os << node.value<double>().value_or(0.0);
-    return os.str();
+
+  template <class Range>
+  double checked(const toml::node& node, const std::string& key, const Range& range,
+                 const std::string& note) const {
+    const std::string expected = describe(range) + (note.empty() ? "" : " (" + note + ")");
+    if (!node.is_number()) fail(&node, "'" + key + "' must be a number; expected " + expected);
+    const double v = *node.value<double>();
+    if (!range.contains(v)) fail(&node, "'" + key + "' is " + exact_text(v) + "; expected " + expected);
+    return v;
   }
 
   std::string m_path;
@@ -140,7 +144,7 @@ Scene parse_scene(const std::string& content, const std::string& path) {
     } else if (key == "total_mass") {
       s.total_mass = r.number(value, key, kTotalMassRange);
     } else if (key == "central_mass") {
-      s.central_mass = r.number(value, key, kMassRange);
+      s.central_mass = static_cast<float>(r.number(value, key, kMassRange));  // a particle of the float state
     } else if (key == "attractors") {
       attractors_node = &value;
       const toml::array* arr = value.as_array();

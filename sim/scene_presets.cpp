@@ -24,16 +24,13 @@ constexpr PresetEntry kPresets[] = {{"plummer", InitialConditions::Plummer},
 AttractorSet swirl_attractors() {
   AttractorSet set{};
   set.count = 4;
-  set.items[0] = {{0.0f, 0.0f, 0.0f}, 1.0f, 0.0f, 0.0f, 0.0f};
-  const float radii[3] = {0.55f, 0.9f, 1.3f};
-  const float masses[3] = {0.12f, 0.08f, 0.06f};
+  set.items[0] = {{0.0, 0.0, 0.0}, 1.0, 0.0, 0.0, 0.0};
+  const double radii[3] = {0.55, 0.9, 1.3};
+  const double masses[3] = {0.12, 0.08, 0.06};
   for (int k = 0; k < 3; ++k) {
-    const float r = radii[k];
-    set.items[k + 1] = {{0.0f, 0.0f, 0.04f * static_cast<float>(k - 1)},
-                        masses[k],
-                        r,
-                        std::sqrt(1.0f / (r * r * r)),
-                        2.0943951f * static_cast<float>(k)};
+    const double r = radii[k];
+    set.items[k + 1] = {
+        {0.0, 0.0, 0.04 * (k - 1)}, masses[k], r, std::sqrt(1.0 / (r * r * r)), 2.0943951 * k};
   }
   return set;
 }
@@ -81,32 +78,32 @@ Scene preset_scene(const std::string& name) {
   switch (s.initial) {
     case InitialConditions::Plummer:  // Plummer radius 1, M = 1: crossing time ~ 1
       s.particles = 16384;
-      s.params.dt = 2e-3f;
-      s.params.softening = 0.05f;
+      s.params.dt = 2e-3;
+      s.params.softening = 0.05;
       break;
     case InitialConditions::CollidingDisks:  // two disks of radius 1, each around a central mass of 1
       s.particles = 32768;
       s.central_mass = 1.0f;
-      s.params.dt = 2e-3f;
-      s.params.softening = 0.04f;
+      s.params.dt = 2e-3;
+      s.params.softening = 0.04;
       break;
     case InitialConditions::RotatingDisk:  // a light self-gravitating disk around a heavy centre
       s.particles = 16384;
       s.central_mass = 1.0f;
       s.total_mass = 0.2f;
-      s.params.dt = 2e-3f;
-      s.params.softening = 0.03f;
+      s.params.dt = 2e-3;
+      s.params.softening = 0.03;
       break;
     case InitialConditions::UniformCube:  // cold collapse of a uniform cube of half-width 1
       s.particles = 16384;
-      s.params.dt = 2e-3f;
-      s.params.softening = 0.05f;
+      s.params.dt = 2e-3;
+      s.params.softening = 0.05;
       break;
     case InitialConditions::AttractorSwirl:  // memory-bound: particles do not interact, so N can be large
       s.particles = 1 << 20;
       s.params.solver = Solver::Attractors;
-      s.params.dt = 2e-3f;
-      s.params.softening = 0.1f;
+      s.params.dt = 2e-3;
+      s.params.softening = 0.1;
       s.params.attractors = swirl_attractors();
       break;
   }
@@ -123,8 +120,9 @@ std::string use_solver(Scene& scene, Solver solver) {
 }
 
 void validate_scene(const Scene& s) {
-  const auto in = [](const FloatRange& range, float v, const std::string& what) {
-    require(range.contains(v), what + " is " + std::to_string(v) + "; expected " + describe(range));
+  // A float is shown with a float's digits, a double with a double's: the value the range refused.
+  const auto in = [](const auto& range, auto v, const std::string& what) {
+    require(range.contains(v), what + " is " + exact_text(v) + "; expected " + describe(range));
   };
   require(
       s.particles > 0 && s.particles <= kMaxParticles,
@@ -142,7 +140,7 @@ void validate_scene(const Scene& s) {
   for (int k = 0; k < a.count; ++k) {
     const Attractor& t = a.items[k];
     const std::string name = "attractor " + std::to_string(k + 1);
-    for (float c : {t.center.x, t.center.y, t.center.z}) in(kCoordinateRange, c, name + " center");
+    for (double c : {t.center.x, t.center.y, t.center.z}) in(kCoordinateRange, c, name + " center");
     in(kMassRange, t.mass, name + " mass");
     in(kOrbitRadiusRange, t.orbit_radius, name + " orbit_radius");
     in(kCoordinateRange, t.angular_speed, name + " angular_speed");

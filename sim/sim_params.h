@@ -12,23 +12,30 @@ namespace coalesce {
 struct SimParams {
   Solver solver = Solver::AllPairs;
   ForceScheme forces = ForceScheme::OneSided;  // how all-pairs evaluates its pairs
-  float dt = 1e-3f;
-  float softening = 0.05f;
+  // As typed: an fp64 run steps with these, an fp32 run rounds each once where it is used.
+  double dt = 1e-3;
+  double softening = 0.05;
   AttractorSet attractors{};  // used by Solver::Attractors
-
-  float softening_squared() const { return softening * softening; }
 };
 
-// eps^2 in the state's precision: the scene's float softening, squared in Real (exact input, one rounding).
+// dt in the state's precision.
+template <class Real>
+Real time_step(const SimParams& params) {
+  return static_cast<Real>(params.dt);
+}
+
+// eps^2 in the state's precision: the softening rounded to Real once, then squared in Real (in fp32 the
+// same float as when the softening was kept as a float).
 template <class Real>
 Real softening_squared(const SimParams& params) {
-  return static_cast<Real>(params.softening) * static_cast<Real>(params.softening);
+  const Real eps = static_cast<Real>(params.softening);
+  return eps * eps;
 }
 
 // Simulation time is step * dt, recomputed rather than accumulated so every backend agrees on it.
 struct SimClock {
   std::uint64_t step = 0;
-  double time(float dt) const { return static_cast<double>(step) * dt; }
+  double time(double dt) const { return static_cast<double>(step) * dt; }
 };
 
 }  // namespace coalesce

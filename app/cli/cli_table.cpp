@@ -142,11 +142,11 @@ void set_draw(Options& o, std::string_view v, const ValueContext& c) {
 }
 
 void set_dt(Options& o, std::string_view v, const ValueContext& c) {
-  o.dt = parse_float(c, v, kTimeStepRange);
+  o.dt = parse_double(c, v, kTimeStepRange);
 }
 // Bounded below: all-pairs includes the self term, m * eps^-3 * 0, which must stay finite (sim/limits.h).
 void set_softening(Options& o, std::string_view v, const ValueContext& c) {
-  o.softening = parse_float(c, v, kSofteningRange);
+  o.softening = parse_double(c, v, kSofteningRange);
 }
 void set_seed(Options& o, std::string_view v, const ValueContext& c) {
   o.seed = parse_unsigned64(c, v);
@@ -217,7 +217,7 @@ void set_camera(Options& o, std::string_view v, const ValueContext& c) {
     throw UsageError(std::string(c.flag) + " takes yaw,pitch,distance or yaw,pitch,distance,tx,ty,tz (3 or 6 " +
                      "numbers), got " + std::to_string(items.size()) + " in '" + std::string(v) + "' (try " +
                      std::string(c.flag) + " " + std::string(c.example) + ")");
-  const auto number = [&](std::size_t i, std::string_view what, const FloatRange& range) {
+  const auto number = [&](std::size_t i, std::string_view what, const auto& range) {
     const std::string flag = std::string(c.flag) + "'s " + std::string(what);
     return parse_double(ValueContext{flag, c.example}, items[i], range);
   };

@@ -33,6 +33,21 @@ std::string try_hint(const ValueContext& context) {
                    try_hint(context));
 }
 
+template <class Range>
+double parse_in(const ValueContext& context, std::string_view text, const Range& range) {
+  const std::string wanted = describe(range);
+  double value = 0.0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec == std::errc::result_out_of_range ||
+      (ec == std::errc() && ptr == end && std::isfinite(value) && !range.contains(value))) {
+    throw UsageError(std::string(context.flag) + " " + std::string(text) + " is out of range; expected " +
+                     wanted + try_hint(context));
+  }
+  if (ec != std::errc() || ptr != end || text.empty() || !std::isfinite(value)) fail(context, wanted, text);
+  return value;
+}
+
 }  // namespace
 
 std::int64_t parse_integer(const ValueContext& context, std::string_view text, std::int64_t lo,
@@ -67,17 +82,11 @@ float parse_float(const ValueContext& context, std::string_view text, const Floa
 }
 
 double parse_double(const ValueContext& context, std::string_view text, const FloatRange& range) {
-  const std::string wanted = describe(range);
-  double value = 0.0;
-  const char* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (ec == std::errc::result_out_of_range ||
-      (ec == std::errc() && ptr == end && std::isfinite(value) && !range.contains(value))) {
-    throw UsageError(std::string(context.flag) + " " + std::string(text) + " is out of range; expected " +
-                     wanted + try_hint(context));
-  }
-  if (ec != std::errc() || ptr != end || text.empty() || !std::isfinite(value)) fail(context, wanted, text);
-  return value;
+  return parse_in(context, text, range);
+}
+
+double parse_double(const ValueContext& context, std::string_view text, const DoubleRange& range) {
+  return parse_in(context, text, range);
 }
 
 std::vector<std::string> split_list(const ValueContext& context, std::string_view text) {

@@ -27,6 +27,8 @@ std::uint64_t parse_unsigned64(const ValueContext& context, std::string_view tex
 float parse_float(const ValueContext& context, std::string_view text, const FloatRange& range);
 // The same check, the value kept as the double the text says (camera angles, which must read back exactly).
 double parse_double(const ValueContext& context, std::string_view text, const FloatRange& range);
+// A double in a range of doubles (dt, softening): the value as typed, judged as typed.
+double parse_double(const ValueContext& context, std::string_view text, const DoubleRange& range);
 
 // Comma-separated items, none empty ("a,b,c"); throws for "", "a,,b" or a trailing comma.
 std::vector<std::string> split_list(const ValueContext& context, std::string_view text);

@@ -46,8 +46,8 @@ struct Options {
   std::optional<ForceScheme> forces;  // --forces: all-pairs scheme; none: auto (bench: both, a row each)
   std::string scene = "galaxies";  // preset name or TOML file path
   std::optional<int> particles;
-  std::optional<float> dt;
-  std::optional<float> softening;
+  std::optional<double> dt;  // as typed (sim/sim_params.h)
+  std::optional<double> softening;
   std::optional<std::uint64_t> seed;
   std::optional<PackVariant> pack;  // default: fastest measured on this device
   int width = 1600;

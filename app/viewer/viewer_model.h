@@ -36,8 +36,8 @@ struct ViewerRequests {
   std::optional<std::string> scene;
   std::optional<int> particles;
   std::optional<int> draw_limit;  // 0: draw every particle
-  std::optional<float> dt;        // the panel's sliders, inside sim/limits.h's ranges
-  std::optional<float> softening;
+  std::optional<double> dt;       // the panel's sliders, inside sim/limits.h's ranges
+  std::optional<double> softening;
   bool step_once = false;
   bool screenshot = false;
   bool sweep = false;

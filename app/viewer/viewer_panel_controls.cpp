@@ -1,5 +1,7 @@
 // Panel section: every control of the panel (docs/viewer.md), each also reachable by its key where it has one.
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
@@ -24,6 +26,14 @@ bool enum_combo(const char* label, Enum& value, const std::array<Enum, Count>& a
     ImGui::EndCombo();
   }
   return changed;
+}
+
+// A slider's value as it shows it ("%.3g", to which ImGui also rounds the float): the decimal the user
+// chose, kept as a double like a typed --dt (sim/sim_params.h), so an fp64 run steps with it.
+double shown_value(float v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", static_cast<double>(v));
+  return std::strtod(text, nullptr);
 }
 
 // Drawing fewer than N keeps the frame rate where the GPU's vertex stage bounds it (16M on an H100).
@@ -78,10 +88,11 @@ void draw_simulation_controls(const ViewerModel& model, ViewerControls& controls
   draw_limit_controls(controls, requests, sim.backend().particle_count());
   // AlwaysClamp: a Ctrl-click typed value stays inside the slider, which lies inside sim/limits.h's ranges.
   constexpr ImGuiSliderFlags kClampedLog = ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp;
-  float dt = sim.scene().params.dt, softening = sim.scene().params.softening;
-  if (ImGui::SliderFloat("dt", &dt, 1e-5f, 1e-2f, "%.3g", kClampedLog)) requests.dt = dt;
+  float dt = static_cast<float>(sim.scene().params.dt);
+  float softening = static_cast<float>(sim.scene().params.softening);
+  if (ImGui::SliderFloat("dt", &dt, 1e-5f, 1e-2f, "%.3g", kClampedLog)) requests.dt = shown_value(dt);
   if (ImGui::SliderFloat("softening", &softening, 1e-4f, 0.5f, "%.3g", kClampedLog))
-    requests.softening = softening;
+    requests.softening = shown_value(softening);
   ImGui::SliderFloat("brightness", &controls.brightness, kMinBrightness, kMaxBrightness, "%.2f",
                      ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
 }

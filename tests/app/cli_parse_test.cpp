@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include <cstdio>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -14,14 +15,12 @@
 #include "sim/layout.h"
 #include "sim/limits.h"
 #include "tests/app/usage_error.h"
-#include "tests/support/float_text.h"
 #include "tests/support/test_random.h"
 
 namespace coalesce {
 namespace {
 
 using testing::Args;
-using testing::float_text;
 using testing::usage_error;
 
 TEST(CliParse, DefaultsWithNoArguments) {
@@ -53,7 +52,7 @@ TEST(CliParse, EveryViewerOptionLandsInItsField) {
   EXPECT_EQ(o.solver, Solver::Attractors);
   EXPECT_EQ(o.scene, "plummer");
   EXPECT_EQ(o.particles, 4096);
-  EXPECT_EQ(o.dt, 0.002f);
+  EXPECT_EQ(o.dt, 0.002);  // as typed, not the float 0.0020000000949949026
   EXPECT_EQ(o.softening, 0.25f);
   EXPECT_EQ(o.seed, 18446744073709551615ull);
   EXPECT_EQ(o.pack, PackVariant::TiledPadded);
@@ -104,11 +103,17 @@ TEST(CliParse, RandomValidValuesRoundTrip) {
   for (int trial = 0; trial < 200; ++trial) {
     const int particles = rng.uniform_int(1, kMaxParticles);
     // Log-uniform over each whole range (sim/limits.h), ends included.
-    const auto log_uniform = [&](const FloatRange& r) {
-      return std::clamp(std::exp(rng.uniform(std::log(r.lo), std::log(r.hi))), r.lo, r.hi);
+    const auto log_uniform = [&](const DoubleRange& r) {
+      const double u = std::uniform_real_distribution<double>(std::log(r.lo), std::log(r.hi))(rng.engine());
+      return std::clamp(std::exp(u), r.lo, r.hi);
     };
-    const float dt = log_uniform(kTimeStepRange);
-    const float softening = log_uniform(kSofteningRange);
+    const double dt = log_uniform(kTimeStepRange);
+    const double softening = log_uniform(kSofteningRange);
+    const auto exact = [](double v) {  // 17 digits: every double round-trips
+      char text[32];
+      std::snprintf(text, sizeof text, "%.17g", v);
+      return std::string(text);
+    };
     const std::uint64_t seed = rng.engine()();
     const int width = rng.uniform_int(64, 16384);
     const int frames = rng.uniform_int(1, 100000);
@@ -125,8 +130,8 @@ TEST(CliParse, RandomValidValuesRoundTrip) {
       }
     };
     add("--particles", std::to_string(particles));
-    add("--dt", float_text(dt));
-    add("--softening", float_text(softening));
+    add("--dt", exact(dt));
+    add("--softening", exact(softening));
     add("--seed", std::to_string(seed));
     add("--width", std::to_string(width));
     add("--frames", std::to_string(frames));

@@ -35,9 +35,17 @@ inline NpyState decode_npy_bytes(const std::string& name, const std::string& byt
   });
 }
 
+inline bool fp32_positions_in_range(const NpyState& state) {
+  for (const ParticleF64& p : state.records)
+    for (const double v : {p.x, p.y, p.z})
+      if (!kPositionRangeFp32.contains(v)) return false;
+  return true;
+}
+
 // npy_records<Fp32>'s promise for an accepted state: every value the float nearest the record's (bitwise
-// the same for a float32 file), finite, masses in kMassRange, exactly state.inexact_in_fp32 of them changed;
-// or an NpyError starting with "NAME: " for a value beyond the float range. "" when kept.
+// the same for a float32 file), finite, positions in kPositionRangeFp32, masses in kMassRange, exactly
+// state.inexact_in_fp32 of them changed; or an NpyError starting with "NAME: " for a value beyond the float
+// range or a position beyond fp32's. "" when kept.
 inline std::string check_fp32_records(const NpyState& state, const std::string& name) {
   std::vector<Particle> floats;
   try {
@@ -45,7 +53,8 @@ inline std::string check_fp32_records(const NpyState& state, const std::string& 
   } catch (const UsageError& e) {
     const std::string what = e.what();
     if (what.rfind(name + ": ", 0) != 0) return "fp32 message does not start with 'NAME: ': " + what;
-    if (state.source.scalar == NpyScalar::Float32) return "fp32 refused a float32 file: " + what;
+    if (state.source.scalar == NpyScalar::Float32 && fp32_positions_in_range(state))
+      return "fp32 refused a float32 file: " + what;
     return {};
   }
   if (floats.size() != state.records.size()) return "fp32 records are not one per record";
@@ -59,6 +68,9 @@ inline std::string check_fp32_records(const NpyState& state, const std::string& 
       changed += static_cast<double>(f[k]) != d[k];
     }
     if (!kMassRange.contains(floats[i].mass)) return "fp32 records hold a mass outside kMassRange";
+    for (int k = 0; k < 3; ++k)
+      if (!kPositionRangeFp32.contains(f[k]))
+        return "fp32 records hold a position outside kPositionRangeFp32";
   }
   if (changed != state.inexact_in_fp32)
     return "rounding changed " + std::to_string(changed) + " values, inexact_in_fp32 says " +

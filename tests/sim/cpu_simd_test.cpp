@@ -3,6 +3,7 @@
 // bit for bit, and the layouts and thread counts bitwise alike on each target.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -12,6 +13,8 @@
 #include "sim/cpu_backend.h"
 #include "sim/cpu_simd.h"
 #include "sim/physics.h"
+#include "tests/support/edge_states.h"
+#include "tests/support/step_bound.h"
 #include "tests/support/test_random.h"
 
 namespace coalesce {
@@ -86,9 +89,10 @@ std::vector<ParticleRecord<Real>> random_state(TestRng& rng, int n) {
 
 // The force scale: one source, so each target's acceleration is d x m / r^3 with no sum. Held to 6 ulps of
 // |a| against long double from the same inputs (the rounded differences, the seed's series and the
-// products; docs/kernels.md states the bound).
+// products; docs/kernels.md states the bound), in the near loop and, with the sources' reach declared
+// beyond kSimdNearReach, in the far one.
 template <class Real>
-void check_single_pair_scale(TestRng& rng, CpuTarget target) {
+void check_single_pair_scale(TestRng& rng, CpuTarget target, bool far) {
   const SimdKernelsT<Real>& kernels = simd_kernels_for<Real>(*simd_kernels(target));
   constexpr double kUlps = 6.0;
   alignas(64) Real tx[kSimdBlock], ty[kSimdBlock], tz[kSimdBlock], ax[kSimdBlock], ay[kSimdBlock], az[kSimdBlock];
@@ -102,7 +106,9 @@ void check_single_pair_scale(TestRng& rng, CpuTarget target) {
     const Real sx = rng.uniform(-4, 4), sy = rng.uniform(-4, 4), sz = rng.uniform(-4, 4);
     const Real sm = rng.uniform(1e-3f, 10.0f);
     const Real eps = rng.uniform(1e-3f, 0.5f), eps2 = eps * eps;
-    kernels.block_accelerations(tx, ty, tz, {&sx, &sy, &sz, &sm, 1}, eps2, ax, ay, az);
+    const Real reach =
+        far ? Real(2 * kSimdNearReach) : std::max({std::fabs(sx), std::fabs(sy), std::fabs(sz)});
+    kernels.block_accelerations(tx, ty, tz, {&sx, &sy, &sz, &sm, 1, reach}, eps2, ax, ay, az);
     for (int i = 0; i < kSimdBlock; ++i) {
       const long double dx = (long double)sx - tx[i], dy = (long double)sy - ty[i], dz = (long double)sz - tz[i];
       const long double r2 = (long double)eps2 + dx * dx + dy * dy + dz * dz;
@@ -113,31 +119,47 @@ void check_single_pair_scale(TestRng& rng, CpuTarget target) {
         worst = std::max(worst, static_cast<double>(std::fabs(got - want) / ulp));
     }
   }
-  EXPECT_LE(worst, kUlps) << name<Real>(target) << ": worst component error in ulps of |a|";
+  EXPECT_LE(worst, kUlps) << name<Real>(target) << (far ? " far" : " near") << ": worst error in ulps of |a|";
 }
 
 TEST(CpuSimd, ForceScaleIsWithinSixUlpsOfExactOnEveryTarget) {
   TestRng rng;
-  for_every_simd_target([&](CpuTarget target, auto real) { check_single_pair_scale<decltype(real)>(rng, target); });
+  for (const bool far : {false, true})
+    for_every_simd_target(
+        [&](CpuTarget target, auto real) { check_single_pair_scale<decltype(real)>(rng, target, far); });
 }
 
-// Sum over j of |m_j d / r^3| per component, in long double: the scale of each acceleration's rounding.
+// Each velocity of `got` within tests/support/step_bound.h's bound of `reference`'s, both one step from
+// `state` pulled by `sources`: the same terms in the same order, each within 6 + 3 ulps (the scale; the
+// reference's sqrt, divide and products). Positions drift with each one's own velocity: equal wherever the
+// velocities are. Returns the failures, at most three reported.
 template <class Real>
-std::vector<long double> magnitude_sums(const std::vector<ParticleRecord<Real>>& state, Real eps2) {
-  std::vector<long double> out(state.size());
-  for (std::size_t i = 0; i < state.size(); ++i)
-    for (const auto& pj : state) {
-      const long double dx = (long double)pj.x - state[i].x, dy = (long double)pj.y - state[i].y,
-                        dz = (long double)pj.z - state[i].z;
-      const long double r2 = (long double)eps2 + dx * dx + dy * dy + dz * dz;
-      out[i] += pj.mass / (r2 * std::sqrt(r2)) * (std::fabs(dx) + std::fabs(dy) + std::fabs(dz));
+int count_outside_bound(const std::vector<ParticleRecord<Real>>& state, const std::vector<ParticleF64>& got,
+                        const std::vector<ParticleF64>& reference,
+                        const std::vector<std::array<long double, 4>>& sources, const SimParams& params,
+                        const std::string& where) {
+  const long double eps2 = softening_squared<Real>(params), dt = time_step<Real>(params);
+  int bad = 0;
+  for (std::size_t i = 0; i < state.size(); ++i) {
+    const auto& a = got[i];
+    const auto& b = reference[i];
+    const long double target[3] = {state[i].x, state[i].y, state[i].z}, v[3] = {b.vx, b.vy, b.vz};
+    const long double bound = testing::velocity_bound<Real>(target, v, sources, eps2, dt, 9,
+                                                            testing::gradual_underflow_unit<Real>());
+    for (const auto& [x, y] : {std::pair{a.vx, b.vx}, std::pair{a.vy, b.vy}, std::pair{a.vz, b.vz}}) {
+      if (!(std::fabs((long double)x - y) <= bound) && ++bad <= 3)  // NaN fails too
+        ADD_FAILURE() << where << " n=" << state.size() << " i=" << i << ": " << x << " vs " << y
+                      << ", bound " << static_cast<double>(bound);
     }
-  return out;
+    if (a.vx == b.vx && a.vy == b.vy && a.vz == b.vz) {
+      EXPECT_TRUE(a.x == b.x && a.y == b.y && a.z == b.z) << where << " i=" << i;
+    }
+    EXPECT_EQ(a.mass, b.mass);
+  }
+  return bad;
 }
 
-// One all-pairs step on each target against the scalar loop: the two sums see the same terms in the same
-// order, each term within 6 + 3 ulps (scale; the reference's sqrt, divide and products), so the velocities
-// differ by at most (9 + 2n) eps x the sum of |terms| x dt (both sums' rounding), plus an ulp of v each.
+// One all-pairs step on each target against the scalar loop.
 template <class Real>
 void check_all_pairs_step(TestRng& rng, CpuTarget target) {
   const int n = rng.uniform_int(1, 700);  // tails of every width
@@ -146,27 +168,7 @@ void check_all_pairs_step(TestRng& rng, CpuTarget target) {
   const Layout layout = testing::random_layout(rng);
   const auto simd = step_once(state, layout, target, params);
   const auto reference = step_once(state, layout, CpuTarget::Scalar, params);
-  const Real eps2 = softening_squared<Real>(params);
-  const auto sums = magnitude_sums(state, eps2);
-  const long double eps = std::numeric_limits<Real>::epsilon();
-  int bad = 0;
-  for (int i = 0; i < n; ++i) {
-    const auto& a = simd[static_cast<std::size_t>(i)];
-    const auto& b = reference[static_cast<std::size_t>(i)];
-    const long double v = std::fabs((long double)b.vx) + std::fabs((long double)b.vy) + std::fabs((long double)b.vz);
-    const long double bound = (9 + 2.0L * n) * eps * sums[static_cast<std::size_t>(i)] * params.dt + 2 * eps * v;
-    for (const auto& [x, y] : {std::pair{a.vx, b.vx}, std::pair{a.vy, b.vy}, std::pair{a.vz, b.vz}}) {
-      if (std::fabs((long double)x - y) > bound && ++bad <= 3) {
-        ADD_FAILURE() << name<Real>(target) << " n=" << n << " i=" << i << ": " << x << " vs " << y
-                      << ", bound " << static_cast<double>(bound);
-      }
-    }
-    // Positions drift with each one's own velocity: equal wherever the velocities are.
-    if (a.vx == b.vx && a.vy == b.vy && a.vz == b.vz) {
-      EXPECT_TRUE(a.x == b.x && a.y == b.y && a.z == b.z);
-    }
-    EXPECT_EQ(a.mass, b.mass);
-  }
+  count_outside_bound(state, simd, reference, testing::sources_of(state), params, name<Real>(target));
 }
 
 TEST(CpuSimd, AllPairsStepsMatchTheScalarReferenceOnEveryTarget) {
@@ -251,6 +253,49 @@ TEST(CpuSimd, LayoutsAndThreadCountsStepBitwiseAlikeOnEveryTarget) {
   TestRng rng;
   for_every_simd_target(
       [&](CpuTarget target, auto real) { check_layouts_and_threads_agree<decltype(real)>(rng, target); });
+}
+
+// The whole accepted input range (sim/limits.h): positions up to the precision's position range, pairs whose
+// |d|^2 overflows, masses from 0 and subnormals to 1e12, softening and dt across theirs. Every target stays
+// within the bound of the scalar loop, which now includes what underflow may add, and never turns a finite
+// state into NaN (the refinement once computed 1 - r^2 y^2 as inf x 0 there).
+template <class Real>
+void check_edge_step(TestRng& rng, CpuTarget target) {
+  const bool pair = rng.uniform_int(0, 1) == 0;
+  const auto state =
+      pair ? testing::far_pair<Real>(rng) : testing::edge_state<Real>(rng, rng.uniform_int(1, 200));
+  SimParams params;
+  params.softening = testing::log_uniform(rng, -6, 3);
+  params.dt = testing::log_uniform(rng, -9, 3);
+  std::vector<std::array<long double, 4>> sources = testing::sources_of(state);
+  if (!pair && rng.uniform_int(0, 1) == 0) {  // attractors: at most 16 sources, the bodies far from them
+    const double softening = params.softening, dt = params.dt;
+    params = attractor_params(rng, rng.uniform_int(1, kMaxAttractors));
+    params.softening = softening;
+    params.dt = dt;
+    for (int k = 0; k < params.attractors.count; ++k)
+      params.attractors.items[k].mass = testing::log_uniform(rng, -3, 12);
+    const auto snapshot = snapshot_attractors(params.attractors, Real(0));
+    sources.clear();
+    for (int k = 0; k < snapshot.count; ++k)
+      sources.push_back(
+          {snapshot.position[k].x, snapshot.position[k].y, snapshot.position[k].z, snapshot.mass[k]});
+  }
+  const Layout layout = testing::random_layout(rng);
+  const auto simd = step_once(state, layout, target, params);
+  const auto reference = step_once(state, layout, CpuTarget::Scalar, params);
+  for (const auto& p : reference)
+    ASSERT_TRUE(std::isfinite(p.vx) && std::isfinite(p.vy) && std::isfinite(p.vz))
+        << "the scalar loop's own step";
+  const std::string where =
+      name<Real>(target) + " " + std::string(to_string(params.solver)) + (pair ? " far pair" : " edge state");
+  count_outside_bound(state, simd, reference, sources, params, where);
+}
+
+TEST(CpuSimd, EdgesOfTheInputRangeStayWithinTheScalarBoundOnEveryTarget) {
+  TestRng rng;
+  for (int round = 0; round < 20; ++round)
+    for_every_simd_target([&](CpuTarget target, auto real) { check_edge_step<decltype(real)>(rng, target); });
 }
 
 TEST(CpuSimd, TheBestTargetIsTheWidestSupportedAndTheScalarLoopRunsEverywhere) {

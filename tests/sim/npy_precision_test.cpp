@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/limits.h"
 #include "sim/npy.h"
 #include "tests/support/npy_writer.h"
 #include "tests/support/temp_dir.h"
@@ -100,7 +101,8 @@ TEST_F(NpyPrecision, EveryDtypeByteOrderAndMemoryOrderLoadsExactly) {
   }
 }
 
-// Float32 files keep every bit in both precisions: subnormals, -0 and the extremes included.
+// Float32 files keep every bit in both precisions: subnormals, -0 and the extremes included (positions up to
+// the edge of fp32's range of positions, sim/limits.h).
 TEST_F(NpyPrecision, Float32ValuesStayBitwise) {
   std::vector<ParticleF64> records(static_cast<std::size_t>(m_rng.uniform_int(1, 500)));
   std::vector<Particle> floats(records.size());
@@ -112,7 +114,7 @@ TEST_F(NpyPrecision, Float32ValuesStayBitwise) {
         std::uint32_t bits = any_bits(m_rng.engine());
         if (k == 6) bits &= 0x7fffffffu;  // masses are not negative
         std::memcpy(&f, &bits, 4);
-      } while (!std::isfinite(f) || (k == 6 && f > 1e12f));
+      } while (!std::isfinite(f) || (k == 6 && f > 1e12f) || (k < 3 && !kPositionRangeFp32.contains(f)));
       (&floats[i].x)[k] = f;
       (&records[i].x)[k] = f;
     }
@@ -173,12 +175,12 @@ TEST_F(NpyPrecision, F8WriterWritesNumpysHeaderAndReadsBackBitwise) {
   EXPECT_EQ(npy_notice(state, Precision::Fp64), "");
 }
 
-// Beyond the float range is fine in fp64 and refused in fp32, naming the value's place; a value that
-// rounds down to FLT_MAX is not beyond it.
+// A velocity beyond the float range is fine in fp64 and refused in fp32, naming the value's place; a value
+// that rounds down to FLT_MAX is not beyond it. (Positions have a range of their own: below.)
 TEST_F(NpyPrecision, Fp32RefusesFloat64ValuesBeyondTheFloatRange) {
   std::size_t inexact = 0;
   auto records = testing::random_particles_f64(m_rng, m_rng.uniform_int(2, 100), 0.5, inexact);
-  const int row = m_rng.uniform_int(0, static_cast<int>(records.size()) - 1), field = m_rng.uniform_int(0, 5);
+  const int row = m_rng.uniform_int(0, static_cast<int>(records.size()) - 1), field = m_rng.uniform_int(3, 5);
   const char* names[] = {"x", "y", "z", "vx", "vy", "vz"};
   const double sign = m_rng.uniform_int(0, 1) ? 1.0 : -1.0;
   (&records[static_cast<std::size_t>(row)].x)[field] = sign * std::ldexp(1.0, m_rng.uniform_int(129, 1000));
@@ -202,6 +204,47 @@ TEST_F(NpyPrecision, Fp32RefusesFloat64ValuesBeyondTheFloatRange) {
   const NpyState near = load_npy_state(write("near.npy", testing::npy_state_bytes(records, "<f8", false)));
   EXPECT_EQ((&npy_records<Precision::Fp32>(near)[static_cast<std::size_t>(row)].x)[field],
             static_cast<float>(sign) * FLT_MAX);
+}
+
+// A position beyond the precision's range (sim/limits.h: beyond it two positions' difference can overflow)
+// is refused by that precision's records, naming the particle, the coordinate, the range and the fix; fp32's
+// edge is inside fp64's. The ends themselves are accepted.
+TEST_F(NpyPrecision, PositionsBeyondThePrecisionsRangeAreRefused) {
+  std::size_t inexact = 0;
+  const char* names[] = {"x", "y", "z"};
+  for (const Precision precision : kAllPrecisions) {
+    const bool fp64 = precision == Precision::Fp64;
+    const DoubleRange& range = fp64 ? kPositionRangeFp64 : kPositionRangeFp32;
+    auto records = testing::random_particles_f64(m_rng, m_rng.uniform_int(2, 100), 0.5, inexact);
+    const int row = m_rng.uniform_int(0, static_cast<int>(records.size()) - 1),
+              field = m_rng.uniform_int(0, 2);
+    const double sign = m_rng.uniform_int(0, 1) ? 1.0 : -1.0;
+    double& position = (&records[static_cast<std::size_t>(row)].x)[field];
+    position = sign * range.hi;
+    const NpyState edge = load_npy_state(write("edge.npy", testing::npy_state_bytes(records, "<f8", false)));
+    EXPECT_NO_THROW(fp64 ? (void)npy_records<Precision::Fp64>(edge)
+                         : (void)npy_records<Precision::Fp32>(edge));
+    position = sign * std::nextafter(range.hi, INFINITY) * (1 + std::ldexp(1.0, -m_rng.uniform_int(1, 40)));
+    const std::string file =
+        write("far.npy", testing::npy_state_bytes(records, "<f8", m_rng.uniform_int(0, 1)));
+    const NpyState state = load_npy_state(file);
+    try {
+      fp64 ? (void)npy_records<Precision::Fp64>(state) : (void)npy_records<Precision::Fp32>(state);
+      ADD_FAILURE() << to_string(precision) << " accepted position " << position;
+    } catch (const NpyError& e) {
+      const std::string what = e.what();
+      EXPECT_EQ(what.rfind(file + ": position " + names[field] + " = ", 0), 0u) << what;
+      EXPECT_TRUE(contains(what, " at particle " + std::to_string(row) + " is beyond the " +
+                                     std::string(to_string(precision)) + " range of positions, " +
+                                     describe(range)))
+          << what;
+      EXPECT_TRUE(contains(what, fp64 ? "; rescale the state" : "; run in fp64 or rescale the state"))
+          << what;
+    }
+    if (!fp64) {
+      EXPECT_NO_THROW((void)npy_records<Precision::Fp64>(state));
+    }
+  }
 }
 
 // Large states are read in bounded chunks, across which records (C order) and columns (Fortran) continue.

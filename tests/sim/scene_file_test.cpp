@@ -120,7 +120,8 @@ TEST_F(SceneFile, RangeEndsAreAccepted) {
                             "scale = 1e6\n"));
   EXPECT_EQ(s.total_mass, 1e12f);
   EXPECT_EQ(s.central_mass, 1e12f);
-  EXPECT_EQ(s.params.softening, 1e-6f);
+  EXPECT_EQ(s.params.softening, 1e-6);  // as typed: dt and softening are doubles
+  EXPECT_EQ(s.params.dt, 1e-9);
 }
 
 TEST_F(SceneFile, UnknownKeysAreErrorsNamingTheKey) {

@@ -90,4 +90,20 @@ inline std::vector<char> npy_payload(const std::string& path) {
   return std::vector<char>(all.begin() + static_cast<std::ptrdiff_t>(10 + header), all.end());
 }
 
+// The records of a state file the program saved: a version 1.0 header saying `descr` ('<f4' for float
+// records, '<f8' for double ones), C order and shape (n, 7), then exactly n records; empty if it is not that.
+template <class Real>
+std::vector<ParticleRecord<Real>> saved_records(const std::string& path, std::size_t n) {
+  std::ifstream in(path, std::ios::binary);
+  const std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string descr = sizeof(Real) == 8 ? "<f8" : "<f4";
+  const std::string dict =
+      "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (" + std::to_string(n) + ", 7), }";
+  const std::vector<char> payload = npy_payload(path);
+  if (all.find(dict) == std::string::npos || payload.size() != n * sizeof(ParticleRecord<Real>)) return {};
+  std::vector<ParticleRecord<Real>> out(n);
+  std::memcpy(out.data(), payload.data(), payload.size());
+  return out;
+}
+
 }  // namespace coalesce::testing

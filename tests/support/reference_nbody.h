@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "sim/particle.h"
+#include "sim/physics.h"
+#include "sim/sim_params.h"
 
 namespace coalesce::testing {
 
@@ -47,6 +49,79 @@ inline void reference_step(std::vector<ReferenceBody>& bodies, long double eps2,
     b.y += b.vy * dt;
     b.z += b.vz * dt;
   }
+}
+
+// One attractor step: attractor k at center + orbit_radius (cos, sin)(phase + angular_speed t) at `time`,
+// from its parameters as given (double), then v_i += dt sum_k m_k d_ik / (|d_ik|^2 + eps^2)^(3/2) and
+// x_i += v_i dt.
+inline void reference_attractor_step(std::vector<ReferenceBody>& bodies, const AttractorSet& set,
+                                     long double time, long double eps2, long double dt) {
+  long double place[kMaxAttractors][3];
+  for (int k = 0; k < set.count; ++k) {
+    const Attractor& a = set.items[k];
+    const long double angle =
+        static_cast<long double>(a.phase) + static_cast<long double>(a.angular_speed) * time;
+    const long double radius = a.orbit_radius;
+    place[k][0] = a.center.x + radius * std::cos(angle);
+    place[k][1] = a.center.y + radius * std::sin(angle);
+    place[k][2] = a.center.z;
+  }
+  for (ReferenceBody& b : bodies) {
+    long double acc[3] = {0, 0, 0};
+    for (int k = 0; k < set.count; ++k) {
+      const long double d[3] = {place[k][0] - b.x, place[k][1] - b.y, place[k][2] - b.z};
+      const long double r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + eps2;
+      const long double s = set.items[k].mass / (r2 * std::sqrt(r2));
+      for (int c = 0; c < 3; ++c) acc[c] += d[c] * s;
+    }
+    b.vx += acc[0] * dt;
+    b.vy += acc[1] * dt;
+    b.vz += acc[2] * dt;
+    b.x += b.vx * dt;
+    b.y += b.vy * dt;
+    b.z += b.vz * dt;
+  }
+}
+
+// `steps` steps of `params` (all-pairs or attractors, with its values as given) from `start`, the clock at
+// step x dt.
+template <class Real>
+std::vector<ReferenceBody> reference_run(const std::vector<ParticleRecord<Real>>& start,
+                                         const SimParams& params, int steps) {
+  std::vector<ReferenceBody> bodies = reference_bodies(start);
+  const long double eps = params.softening, dt = params.dt;
+  for (int s = 0; s < steps; ++s) {
+    if (params.solver == Solver::AllPairs)
+      reference_step(bodies, eps * eps, dt);
+    else
+      reference_attractor_step(bodies, params.attractors, s * dt, eps * eps, dt);
+  }
+  return bodies;
+}
+
+// The parameters as a float would hold them: what fp64 runs stepped with before they were kept as typed.
+inline SimParams float_parameters(SimParams params) {
+  const auto narrow = [](double& v) { v = static_cast<float>(v); };
+  narrow(params.dt);
+  narrow(params.softening);
+  for (int k = 0; k < params.attractors.count; ++k) {
+    Attractor& a = params.attractors.items[k];
+    for (double* v :
+         {&a.center.x, &a.center.y, &a.center.z, &a.mass, &a.orbit_radius, &a.angular_speed, &a.phase})
+      narrow(*v);
+  }
+  return params;
+}
+
+// The reference's state rounded to double records (to compare two references).
+inline std::vector<ParticleF64> reference_records(const std::vector<ReferenceBody>& bodies) {
+  std::vector<ParticleF64> out;
+  out.reserve(bodies.size());
+  for (const ReferenceBody& b : bodies)
+    out.push_back({static_cast<double>(b.x), static_cast<double>(b.y), static_cast<double>(b.z),
+                   static_cast<double>(b.vx), static_cast<double>(b.vy), static_cast<double>(b.vz),
+                   static_cast<double>(b.m)});
+  return out;
 }
 
 // ||a - ref|| / ||ref|| over all seven fields (long double).
