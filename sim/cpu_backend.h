@@ -19,8 +19,8 @@ namespace coalesce {
 
 class CpuBackend final : public Backend {
  public:
-  // threads == 0: std::thread::hardware_concurrency(). Throws std::invalid_argument for particles <= 0 and
-  // for a target this CPU does not run (cpu_target_supported).
+  // threads == 0: usable_cpus() (affinity and cgroup quota, sim/usable_cpus.h). Throws std::invalid_argument
+  // for particles <= 0 and for a target this CPU does not run (cpu_target_supported).
   CpuBackend(int particles, Layout layout, int threads = 0, Precision precision = Precision::Fp32,
              CpuTarget target = best_cpu_target());
 
@@ -71,19 +71,22 @@ class CpuBackend final : public Backend {
   void store(const std::vector<ParticleRecord<Real>>& particles);  // into a fresh buffer for the format
   template <class Real>
   std::vector<ParticleRecord<Real>> load();
+  // `scratch`: of `bytes`, the scratch written and read back (KernelTiming::scratch_bytes).
   void record(KernelKind kind, std::chrono::steady_clock::time_point start, double bytes,
-              double interactions);
+              double interactions, double scratch = 0.0);
   // The SIMD step's passes (m_simd set): forces through staged blocks, drift on the layout's own arrays.
+  // Returns the bytes of the source rows all-pairs staged (0 for attractors).
   template <class View>
-  void simd_forces(const View& view, const SimParams& params, double time, int begin, int end);
+  std::size_t simd_forces(const View& view, const SimParams& params, double time, int begin, int end);
   template <class View>
   void simd_drift(const View& view, typename View::Scalar dt, int begin, int end);
   // The pool's parallel_for over bodies [begin, end): fn(first, last) per thread.
   template <class Fn>
   void parallel_range(int begin, int end, Fn&& fn);
   // The mutual all-pairs scheme (sim/cpu_mutual.h), scalar on every target: the CUDA kernel's reference.
+  // Returns the bytes of its partial sums.
   template <class View>
-  void mutual_forces(const View& view, const SimParams& params);
+  std::size_t mutual_forces(const View& view, const SimParams& params);
   // Rows x, y, z, m of `padded` scalars each, in m_scratch (grown when too small).
   template <class Real>
   Real* source_rows(std::size_t padded);

@@ -23,7 +23,8 @@ std::unique_ptr<Backend> make_cuda_backend(int particles, Layout layout, Precisi
   if (estimate == MemoryEstimate::Print)
     std::fprintf(
         stderr, "%s\n",
-        describe_device_memory(estimate_device_memory(particles, precision), free_device_memory(device))
+        describe_device_memory(estimate_device_memory(particles, layout, precision, device),
+                               free_device_memory(device))
             .c_str());
   try {
     return std::make_unique<CudaBackend>(particles, layout, device, precision);

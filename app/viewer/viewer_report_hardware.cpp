@@ -118,7 +118,13 @@ json sampled_hardware_json(const ViewerHardware& hardware, Precision precision) 
                       {"computed_gigabytes_per_second", optional_number(it->computed_gigabytes_per_second)},
                       {"dram_megabytes_per_frame",
                        measured ? optional_number(it->hardware_megabytes_per_frame()) : json(nullptr)},
-                      {"formula_megabytes_per_frame", optional_number(it->formula_megabytes_per_frame())}});
+                      {"formula_megabytes_per_frame", optional_number(it->formula_megabytes_per_frame())},
+                      {"partial_sum_megabytes_per_frame", optional_number(it->scratch_megabytes_per_frame())},
+                      {"note", measured && it->hardware_megabytes_per_frame() && it->formula_megabytes_per_frame()
+                                   ? json(per_frame_note(*it->hardware_megabytes_per_frame(),
+                                                         *it->formula_megabytes_per_frame(),
+                                                         it->scratch_megabytes_per_frame().value_or(0.0)))
+                                   : json(nullptr)}});
   }
   const std::optional<Summary> decode = hardware.decode_milliseconds();
   return {{"available", true},
