@@ -192,11 +192,14 @@ void CudaBackend::kick(const SimParams& params, double time, int begin, int end)
     const ByteFormula f = formula(schedule.partial_bytes);
     timed(
         KernelKind::Forces, m_layout, f.bytes(count), pulls,
-        [&] { gpu::all_pairs_kick(state, targets, schedule, params, m_force_partials.data(), m_stream.get()); },
+        [&] {
+          gpu::all_pairs_kick(state, targets, schedule, params, m_force_partials.data(), m_stream.get());
+        },
         f.scratch_moved());
   } else {
-    timed(KernelKind::Forces, m_layout, formula(0).bytes(count), pulls,
-          [&] { gpu::attractor_kick(state, {begin, end}, params, time, m_stream.get()); });
+    timed(KernelKind::Forces, m_layout, formula(0).bytes(count), pulls, [&] {
+      gpu::attractor_kick(state, {begin, end}, params, time, m_stream.get());
+    });
   }
 }
 

@@ -72,8 +72,8 @@ DeviceMemoryEstimate estimate_device_memory(int particles, Precision precision) 
 DeviceMemoryEstimate estimate_device_memory(int particles, Layout layout, Precision precision, int device) {
   DeviceMemoryEstimate e = estimate_device_memory(particles, precision);
   const std::size_t free_bytes = free_device_memory(device);
-  const gpu::PartialSumBytes partials =
-      gpu::all_pairs_partial_bytes(particles, layout, precision, free_bytes > e.total() ? free_bytes - e.total() : 0);
+  const gpu::PartialSumBytes partials = gpu::all_pairs_partial_bytes(
+      particles, layout, precision, free_bytes > e.total() ? free_bytes - e.total() : 0);
   e.one_sided_partials = partials.one_sided;
   e.mutual_partials = partials.mutual;
   return e;
@@ -83,7 +83,8 @@ std::string describe_device_memory(const DeviceMemoryEstimate& e, std::size_t fr
   char line[320];
   // One decimal, so a small N does not read "0 MiB" (16,384 particles need 1.25 MiB in all).
   int length = std::snprintf(
-      line, sizeof line, "device memory: state %.1f MiB + render %.1f MiB + scratch %.1f MiB = %.1f of %.0f MiB free",
+      line, sizeof line,
+      "device memory: state %.1f MiB + render %.1f MiB + scratch %.1f MiB = %.1f of %.0f MiB free",
       e.state / kMiB, e.render / kMiB, e.scratch / kMiB, e.total() / kMiB, free_bytes / kMiB);
   // The partial sums can be many times the state (hundreds of MB at N = 262,144): named, not hidden.
   if (length > 0 && (e.one_sided_partials > 0 || e.mutual_partials > 0))

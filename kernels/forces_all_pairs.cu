@@ -182,7 +182,8 @@ void check_range(const StateViews& state, BodyRange targets) {
 std::size_t one_sided_partial_bytes(int n, Layout layout, Precision precision) {
   std::size_t bytes = 0;
   if (n > 0)
-    with_format(layout, precision, [&](auto format) { bytes = make_schedule<decltype(format)>(n, n).partial_bytes; });
+    with_format(layout, precision,
+                [&](auto format) { bytes = make_schedule<decltype(format)>(n, n).partial_bytes; });
   return bytes;
 }
 

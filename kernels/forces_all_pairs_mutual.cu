@@ -225,8 +225,9 @@ PartialSumBytes all_pairs_partial_bytes(int n, Layout layout, Precision precisio
   if (n <= 0) return out;
   // The schedules need the view's type and N alone: no state is read.
   out.one_sided = one_sided_partial_bytes(n, layout, precision);
-  with_format(layout, precision,
-              [&](auto format) { out.mutual = make_mutual_schedule<decltype(format)>(n, free_bytes).partial_bytes; });
+  with_format(layout, precision, [&](auto format) {
+    out.mutual = make_mutual_schedule<decltype(format)>(n, free_bytes).partial_bytes;
+  });
   return out;
 }
 

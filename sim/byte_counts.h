@@ -40,7 +40,9 @@ struct ByteFormula {
     return sum;
   }
   constexpr double scratch_moved() const { return 2.0 * scratch_bytes; }
-  constexpr double bytes(int n) const { return static_cast<double>(n) * bytes_per_particle() + scratch_moved(); }
+  constexpr double bytes(int n) const {
+    return static_cast<double>(n) * bytes_per_particle() + scratch_moved();
+  }
 
   // "N x (16 B pos+mass read + 12 B vel read + 12 B vel write) = 40 N bytes; N^2 interactions", and with
   // scratch "... = 40 N bytes + 2 x 190.32 MB partial sums (written, then read back); N^2 interactions".
@@ -117,8 +119,8 @@ constexpr double bytes_moved(KernelKind kind, Layout layout, Solver solver, int 
 // The forces' formula with the scratch the backend's scheme used in the call: `scratch_bytes` of partial
 // sums (either all-pairs scheme on the GPU, the mutual one on the CPU) or of staged source rows (the CPU's
 // one-sided SIMD loop), each written once and read back.
-constexpr ByteFormula forces_byte_formula(Layout layout, Solver solver, Precision precision, double scratch_bytes,
-                                          std::string_view scratch_what) {
+constexpr ByteFormula forces_byte_formula(Layout layout, Solver solver, Precision precision,
+                                          double scratch_bytes, std::string_view scratch_what) {
   ByteFormula f = kernel_byte_formula(KernelKind::Forces, layout, solver, precision);
   f.scratch_bytes = scratch_bytes;
   f.scratch_what = scratch_bytes > 0 ? scratch_what : std::string_view();

@@ -60,8 +60,7 @@ CpuBackend::CpuBackend(int particles, Layout layout, int threads, Precision prec
       m_precision(precision),
       m_target(checked_target(target)),
       m_simd(simd_kernels(m_target)),
-      m_pool(resolve_threads(threads)),
-      m_info(cpu_device_info(m_target)) {
+      m_pool(resolve_threads(threads)) {
   store(std::vector<Particle>(static_cast<std::size_t>(m_n), Particle{0, 0, 0, 0, 0, 0, 0}));
 }
 
@@ -143,7 +142,8 @@ Real* CpuBackend::source_rows(std::size_t padded) {
 }
 
 template <class View>
-std::size_t CpuBackend::simd_forces(const View& view, const SimParams& params, double time, int begin, int end) {
+std::size_t CpuBackend::simd_forces(const View& view, const SimParams& params, double time, int begin,
+                                    int end) {
   using Real = typename View::Scalar;
   const SimdKernelsT<Real>& kernels = simd_kernels_for<Real>(*m_simd);
   const Real eps2 = softening_squared<Real>(params);
@@ -288,10 +288,12 @@ void CpuBackend::step_range(const SimParams& params, double time, int first, int
     }
   });
   const bool mutual = params.solver == Solver::AllPairs && params.forces == ForceScheme::Mutual;
-  const ByteFormula formula = forces_byte_formula(m_layout, params.solver, m_precision, static_cast<double>(scratch),
-                                                  mutual ? kPartialSums : kStagedSources);
+  const ByteFormula formula =
+      forces_byte_formula(m_layout, params.solver, m_precision, static_cast<double>(scratch),
+                          mutual ? kPartialSums : kStagedSources);
   record(KernelKind::Forces, start, formula.bytes(count),
-         interactions(KernelKind::Forces, params.solver, count, m_n, params.attractors.count), formula.scratch_moved());
+         interactions(KernelKind::Forces, params.solver, count, m_n, params.attractors.count),
+         formula.scratch_moved());
 
   start = std::chrono::steady_clock::now();
   with_view(state(), [&](const auto& view) {

@@ -7,9 +7,11 @@
 #include <cstddef>
 #include <memory>
 #include <new>
+#include <optional>
 #include <vector>
 
 #include "sim/backend.h"
+#include "sim/cpu_info.h"
 #include "sim/cpu_simd.h"
 #include "sim/cpu_target.h"
 #include "sim/layout_storage.h"
@@ -28,7 +30,11 @@ class CpuBackend final : public Backend {
   int particle_count() const override { return m_n; }
   Layout layout() const override { return m_layout; }
   Precision precision() const override { return m_precision; }
-  const DeviceInfo& device_info() const override { return m_info; }
+  // Measured on first use (the facts and ceilings take a moment): a --steps run never asks.
+  const DeviceInfo& device_info() const override {
+    if (!m_info) m_info = cpu_device_info(m_target);
+    return *m_info;
+  }
 
   void upload(const std::vector<Particle>& particles) override;
   void upload(const std::vector<ParticleF64>& particles) override;
@@ -72,8 +78,8 @@ class CpuBackend final : public Backend {
   template <class Real>
   std::vector<ParticleRecord<Real>> load();
   // `scratch`: of `bytes`, the scratch written and read back (KernelTiming::scratch_bytes).
-  void record(KernelKind kind, std::chrono::steady_clock::time_point start, double bytes,
-              double interactions, double scratch = 0.0);
+  void record(KernelKind kind, std::chrono::steady_clock::time_point start, double bytes, double interactions,
+              double scratch = 0.0);
   // The SIMD step's passes (m_simd set): forces through staged blocks, drift on the layout's own arrays.
   // Returns the bytes of the source rows all-pairs staged (0 for attractors).
   template <class View>
@@ -97,7 +103,7 @@ class CpuBackend final : public Backend {
   CpuTarget m_target;
   const SimdKernels* m_simd;  // null: the scalar reference loops
   ThreadPool m_pool;
-  DeviceInfo m_info;
+  mutable std::optional<DeviceInfo> m_info;
   std::vector<Double4> m_state;  // state_bytes(m_layout, m_precision, m_n) bytes, 32-byte aligned elements
   std::vector<KernelTiming> m_timings;
   AlignedBytes m_scratch;

@@ -12,15 +12,17 @@
 namespace coalesce {
 
 // The facts of this machine: read from /proc and /sys and the copy ceiling measured, the first time it is
-// called in a process (the ceilings take a few tenths of a second with 128 MiB buffers); the same object afterwards. No target filled in.
+// called in a process (the ceilings take a few tenths of a second with 128 MiB buffers); the same object
+// afterwards. No target filled in.
 const CpuFacts& cpu_facts();
 
 // The machine's facts with the loops of `target` filled in: its name and width, the force loops' counts
 // and their issue limits.
 CpuFacts cpu_facts(CpuTarget target);
 
-// DeviceInfo of the CPU backend on `target`: cpu_facts(target) in `cpu`, the model as the name, the hardware
-// threads as multiprocessors, RAM as memory, the copy ceiling; the GPU-only values unknown.
+// DeviceInfo of the CPU backend on `target`: cpu_facts(target) in `cpu`, the model as the name, the usable
+// CPUs as multiprocessors, RAM as memory, the copy ceiling and the others (sim/memory_ceiling.h, measured
+// the first time this is called in a process); the GPU-only values unknown.
 DeviceInfo cpu_device_info(CpuTarget target = best_cpu_target());
 
 // Each copy buffer: 4 x the last-level cache, within 64 MiB..1 GiB, so no cache holds it; 256 MiB when the

@@ -16,8 +16,8 @@ enum class Ceiling { Copy, InPlace, ToOther };
 
 struct CeilingInfo {
   Ceiling ceiling;
-  std::string_view name;       // the table's, the JSON's and the panel's word for it
-  int buffers_read;            // per element: what the GB/s of a measurement counts
+  std::string_view name;  // the table's, the JSON's and the panel's word for it
+  int buffers_read;       // per element: what the GB/s of a measurement counts
   int buffers_written;
   std::string_view cpu_method;  // what the CPU measurement does, in words
 };

@@ -150,7 +150,8 @@ std::optional<CpuQuota> cgroup_cpu_quota(const CgroupDirectories& d, const std::
   };
   for (const std::string& dir : d.unified) {
     const std::string path = dir + "/cpu.max";
-    if (const auto text = read_system_file(root + path, kMaxCgroupFileBytes)) consider(parse_cpu_max(*text), path);
+    if (const auto text = read_system_file(root + path, kMaxCgroupFileBytes))
+      consider(parse_cpu_max(*text), path);
   }
   for (const std::string& dir : d.cpu) {
     const auto quota = read_system_file(root + dir + "/cpu.cfs_quota_us", kMaxCgroupFileBytes);
@@ -168,8 +169,8 @@ int usable_cpu_count(int affinity, std::optional<double> quota) {
 }
 
 std::string UsableCpus::describe() const {
-  std::string out = std::to_string(count) + " of " + std::to_string(online) + (online == 1 ? " CPU" : " CPUs") +
-                    " usable";
+  std::string out =
+      std::to_string(count) + " of " + std::to_string(online) + (online == 1 ? " CPU" : " CPUs") + " usable";
   std::string why;
   if (static_cast<int>(affinity.size()) < online) why = "affinity: " + std::to_string(affinity.size());
   if (quota) {

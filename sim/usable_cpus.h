@@ -10,11 +10,12 @@
 namespace coalesce {
 
 struct UsableCpus {
-  int count = 1;                  // threads to run: min(affinity CPUs, ceil(quota)), at least 1
-  std::vector<int> affinity;      // the CPU numbers sched_getaffinity allows, ascending
-  int online = 1;                 // CPUs the system has online (sysconf), for the message
-  std::optional<double> quota;    // CPUs the tightest cgroup quota allows (150000/100000 -> 1.5); none: no quota
-  std::string quota_source;       // the file it came from ("/sys/fs/cgroup/cpu.max"), "" without a quota
+  int count = 1;              // threads to run: min(affinity CPUs, ceil(quota)), at least 1
+  std::vector<int> affinity;  // the CPU numbers sched_getaffinity allows, ascending
+  int online = 1;             // CPUs the system has online (sysconf), for the message
+  std::optional<double>
+      quota;                 // CPUs the tightest cgroup quota allows (150000/100000 -> 1.5); none: no quota
+  std::string quota_source;  // the file it came from ("/sys/fs/cgroup/cpu.max"), "" without a quota
   // "2 of 2 CPUs usable", "1 of 2 CPUs usable (affinity: 1)", "2 of 16 CPUs usable (cgroup quota 1.5 CPUs:
   // /sys/fs/cgroup/cpu.max)".
   std::string describe() const;

@@ -193,7 +193,8 @@ std::string ceilings_caption(const BenchResult& run) {
       return r.ceiling == c.name && r.percent_of_ceiling > 0 && !headline_is_interactions(r);
     });
     if (row == run.rows.end()) continue;
-    out += (out.empty() ? "" : ", ") + std::string(c.name) + format(" %.1f", 100.0 * row->gbps / row->percent_of_ceiling);
+    out += (out.empty() ? "" : ", ") + std::string(c.name) +
+           format(" %.1f", 100.0 * row->gbps / row->percent_of_ceiling);
   }
   return out.empty() ? "none" : out + " GB/s";
 }
@@ -210,7 +211,8 @@ Chart bench_chart(const BenchResult& run, const std::string& source) {
   builder.header();
   builder.section(run.device.gpu
                       ? "Memory-bound kernels: % of the copy ceiling (" +
-                            format("%.0f GB/s", run.device.copy_peak_gbps) + ", " + copy_ceiling_label(run.device) +
+                            format("%.0f GB/s", run.device.copy_peak_gbps) + ", " +
+                            copy_ceiling_label(run.device) +
                             ", measured in this run); bars labelled with their value"
                       : "Memory-bound kernels: % of the ceiling that moves bytes as each kernel does (" +
                             ceilings_caption(run) + "; " + copy_ceiling_label(run.device) +

@@ -62,8 +62,8 @@ nlohmann::json cpu_json(const CpuFacts& c) {
           {"clock_mhz", or_null(c.clock_mhz)},
           {"clock_source", text_or_null(c.clock_source)},
           {"last_level_cache_bytes", or_null(c.last_level_cache_bytes)},
-          {"last_level_cache_level", c.last_level_cache_level > 0 ? nlohmann::json(c.last_level_cache_level)
-                                                                  : nlohmann::json(nullptr)},
+          {"last_level_cache_level",
+           c.last_level_cache_level > 0 ? nlohmann::json(c.last_level_cache_level) : nlohmann::json(nullptr)},
           {"target", c.target},
           {"simd", c.simd},
           {"simd_use", c.simd_use},
@@ -92,7 +92,8 @@ std::string cache_text(const CpuFacts& c) {
 }
 
 std::vector<std::string> cpu_header_lines(const DeviceInfo& d, const CpuFacts& c, const std::string& backend) {
-  std::string cores = c.cores ? std::to_string(*c.cores) + " cores, " : std::string("cores unknown, ");
+  std::string cores = c.cores ? std::to_string(*c.cores) + (*c.cores == 1 ? " core, " : " cores, ")
+                              : std::string("cores unknown, ");
   std::vector<std::string> lines;
   lines.push_back(backend + " | " + d.name + " | " + cores + std::to_string(c.threads) +
                   (c.threads == 1 ? " thread used (" : " threads used (") + c.threads_rule + ") | clock " +
@@ -105,11 +106,13 @@ std::vector<std::string> cpu_header_lines(const DeviceInfo& d, const CpuFacts& c
                     issue_limit_formula(c, p.precision));
   }
   lines.push_back("copy ceiling " + fixed("%.1f GB/s", d.copy_peak_gbps) + ": " + copy_ceiling_method(d));
-  // The ceilings the memory-bound rows are compared with, each measured as the copy is (same pool and buffers).
+  // The ceilings the memory-bound rows are compared with, each measured as the copy is (same pool and
+  // buffers).
   std::string ceilings = "ceilings of the rows:";
   for (const CeilingInfo& row : kCeilingTable)
-    ceilings += std::string(row.ceiling == kCeilingTable.front().ceiling ? " " : "; ") + std::string(row.name) + " " +
-                fixed("%.1f GB/s", d.ceiling_gbps(row.ceiling)) + " (" + ceiling_kernels(row.ceiling, false) + ")";
+    ceilings += std::string(row.ceiling == kCeilingTable.front().ceiling ? " " : "; ") +
+                std::string(row.name) + " " + fixed("%.1f GB/s", d.ceiling_gbps(row.ceiling)) + " (" +
+                ceiling_kernels(row.ceiling, false) + ")";
   lines.push_back(ceilings + "; bytes read + written, docs/perf.md");
   return lines;
 }
@@ -159,7 +162,8 @@ std::string ceiling_kernels(Ceiling ceiling, bool gpu) {
   std::string out;
   for (KernelKind kind : {KernelKind::Forces, KernelKind::Integrate, KernelKind::Pack, KernelKind::Convert}) {
     if (kernel_ceiling(kind, gpu) != ceiling) continue;
-    out += (out.empty() ? "" : ", ") + std::string(kind == KernelKind::Forces ? "attractor forces" : to_string(kind));
+    out += (out.empty() ? "" : ", ") +
+           std::string(kind == KernelKind::Forces ? "attractor forces" : to_string(kind));
   }
   return out.empty() ? "no row: percent_of_copy only" : out;
 }
@@ -171,8 +175,9 @@ std::string ceiling_method(const DeviceInfo& d, Ceiling ceiling) {
   const CpuCeilingMeasure& c = d.cpu->ceiling(ceiling);
   return std::string(ceiling_info(ceiling).cpu_method) + "; " + std::to_string(m.threads) +
          (m.threads == 1 ? " thread" : " threads") + " of the kernels' pool, two " + mib(m.buffer_bytes) +
-         " buffers, " + std::to_string(m.warmups) + " warm-ups, median of " + std::to_string(m.copies) + " (" +
-         fixed("%.1f", c.min_gbps) + " to " + fixed("%.1f GB/s", c.max_gbps) + "), bytes read + written";
+         " buffers, " + std::to_string(m.warmups) + " warm-ups, median of " + std::to_string(m.copies) +
+         " (" + fixed("%.1f", c.min_gbps) + " to " + fixed("%.1f GB/s", c.max_gbps) +
+         "), bytes read + written";
 }
 
 nlohmann::json ceilings_json(const DeviceInfo& d) {
@@ -196,9 +201,10 @@ std::string issue_limit_formula(const CpuFacts& c, Precision precision) {
                               : std::string();
   return fixed("%g", cores) + (cores == 1 ? " core used x " : " cores used x ") +
          (c.clock_mhz ? fixed("%.0f MHz", *c.clock_mhz) : std::string("clock unknown")) + " x " +
-         fixed("%g", fp_pipe_instructions_per_cycle(c, precision)) + " multiply-class instructions per cycle (" +
-         std::to_string(c.fp_pipes) + " pipes of " + std::to_string(c.fp_pipe_bits) + " bits, assumed; " +
-         std::to_string(bits) + "-bit instructions) x " + std::to_string(loop.interactions_per_iteration) +
+         fixed("%g", fp_pipe_instructions_per_cycle(c, precision)) +
+         " multiply-class instructions per cycle (" + std::to_string(c.fp_pipes) + " pipes of " +
+         std::to_string(c.fp_pipe_bits) + " bits, assumed; " + std::to_string(bits) +
+         "-bit instructions) x " + std::to_string(loop.interactions_per_iteration) +
          " interactions per iteration / " +
          (loop.fp_pipe_instructions ? std::to_string(*loop.fp_pipe_instructions) : std::string("uncounted")) +
          " multiply-class instructions per iteration" + loop_text;

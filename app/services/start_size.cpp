@@ -52,8 +52,8 @@ SizeChoice choose_start_size(const std::vector<SizeTrial>& given, const SizeRule
   // Counts in plain digits: the panel wraps its lines at commas, which split "65,536" in two.
   const std::string forces = fit->forces.empty() ? std::string() : " (forces " + fit->forces + ")";
   std::string reason = "step " + milliseconds(fit->step_ms) + forces + " measured at " +
-                       std::to_string(fit->particles) + ", grown as N" + (rule.exponent == 2 ? "\xc2\xb2" : "") +
-                       " to the step budget of " + budget_text;
+                       std::to_string(fit->particles) + ", grown as N" +
+                       (rule.exponent == 2 ? "\xc2\xb2" : "") + " to the step budget of " + budget_text;
   if (n == rule.max_particles && allowed >= rule.max_particles) reason += ", capped at " + std::to_string(rule.max_particles);
   return {n, reason};
 }
@@ -77,9 +77,9 @@ FrameCheck check_start_frames(const std::vector<FrameTrial>& trials, const SizeR
   const double budget = frame_budget_ms(rule);
   const double rest_ms = std::max(0.0, last.frame_ms - last.step_ms);
   const std::string target = std::to_string(static_cast<int>(rule.frames_per_second)) + " FPS";
-  const std::string measured = "frame " + milliseconds(last.frame_ms) + " at " + std::to_string(last.particles) +
-                               " (step " + milliseconds(last.step_ms) + ", " + rest_name + " " +
-                               milliseconds(rest_ms) + ")";
+  const std::string measured = "frame " + milliseconds(last.frame_ms) + " at " +
+                               std::to_string(last.particles) + " (step " + milliseconds(last.step_ms) +
+                               ", " + rest_name + " " + milliseconds(rest_ms) + ")";
   const std::string budget_text = milliseconds(budget) + " of a " + target + " frame";
   if (last.frame_ms <= budget) return {last.particles, true, measured + " within the " + budget_text};
   // The rest as a + b N: through the last two trials at different N, else all of it per particle.
@@ -129,7 +129,8 @@ FrameCheck check_start_frames(const std::vector<FrameTrial>& trials, const SizeR
   const bool settled = static_cast<int>(trials.size()) >= max_trials || n >= last.particles;
   const std::string limiter = last.step_ms >= rest_ms ? "the step" : rest_name;
   return {n, settled,
-          measured + ", over the " + budget_text + "; " + limiter + " limited N: lowered to " + std::to_string(n)};
+          measured + ", over the " + budget_text + "; " + limiter + " limited N: lowered to " +
+              std::to_string(n)};
 }
 
 bool chooses_start_size(const Options& options) {

@@ -62,9 +62,9 @@ struct FrameTrial {
 };
 
 struct FrameCheck {
-  int particles = 0;     // the N to run: the last trial's when its frame fits
-  bool settled = true;   // false: rebuild at `particles` and measure its frames again
-  std::string reason;    // one line: what the frames measured and what limits N
+  int particles = 0;    // the N to run: the last trial's when its frame fits
+  bool settled = true;  // false: rebuild at `particles` and measure its frames again
+  std::string reason;   // one line: what the frames measured and what limits N
 };
 
 // Pure: from the frame trials so far (the first at the N the step chose, then each lower N tried), whether

@@ -76,20 +76,23 @@ std::string per_frame_note(double dram, double formula, double scratch) {
   const double beyond = std::max(0.0, dram - formula);
   char text[320];
   if (scratch >= state && scratch >= beyond)
-    std::snprintf(text, sizeof text,
-                  "most of these bytes are the forces' partial sums: %.0f of %.0f MB per frame, written and read "
-                  "back (the state's own %.1f MB; beyond the formulas %.0f MB)",
-                  scratch, dram, state, beyond);
+    std::snprintf(
+        text, sizeof text,
+        "most of these bytes are the forces' partial sums: %.0f of %.0f MB per frame, written and read "
+        "back (the state's own %.1f MB; beyond the formulas %.0f MB)",
+        scratch, dram, state, beyond);
   else if (beyond >= state)
-    std::snprintf(text, sizeof text,
-                  "most of these bytes are in no formula: %.0f of %.0f MB per frame beyond the kernels' %.1f MB "
-                  "(the draw's reads, the panel, sectors the layout wastes)",
-                  beyond, dram, formula);
+    std::snprintf(
+        text, sizeof text,
+        "most of these bytes are in no formula: %.0f of %.0f MB per frame beyond the kernels' %.1f MB "
+        "(the draw's reads, the panel, sectors the layout wastes)",
+        beyond, dram, formula);
   else
-    std::snprintf(text, sizeof text,
-                  "most of these bytes are the kernels' state: %.0f of %.0f MB per frame, so the ratio speaks of "
-                  "the layout (partial sums %.0f MB, beyond the formulas %.0f MB)",
-                  state, dram, scratch, beyond);
+    std::snprintf(
+        text, sizeof text,
+        "most of these bytes are the kernels' state: %.0f of %.0f MB per frame, so the ratio speaks of "
+        "the layout (partial sums %.0f MB, beyond the formulas %.0f MB)",
+        state, dram, scratch, beyond);
   return text;
 }
 

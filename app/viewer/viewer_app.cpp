@@ -105,8 +105,8 @@ void ViewerApp::check_start_frame(double work_ms, const std::vector<KernelTiming
   const bool was_settled = m_start_check.settled();
   // What the frame spends beside the step, on this run's path.
   const char* rest = m_path->mode() == RenderPathMode::Interop ? "the draw and the panel"
-                     : m_path->mode() == RenderPathMode::Copy ? "the draw, the panel and the copy path"
-                                                                : "the draw, the panel and the upload";
+                     : m_path->mode() == RenderPathMode::Copy  ? "the draw, the panel and the copy path"
+                                                               : "the draw, the panel and the upload";
   const int n = m_simulation.backend().particle_count();
   const std::optional<int> next = m_start_check.add_frame(n, work_ms, timings, rest);
   if (next) m_requests.particles = *next;  // rebuilt next frame, as the panel's N is

@@ -64,8 +64,8 @@ int ViewerApp::run(const ViewerRun& run) {
     const Solver solver = m_simulation.scene().params.solver;
     double scratch = 0.0;
     const double formula = combined_formula_bytes(timings, layout, precision, &scratch);
-    m_hardware.add_frame({now, layout, combined_gigabytes_per_second(timings, layout, precision, solver), formula,
-                          0.0, precision, scratch});
+    m_hardware.add_frame({now, layout, combined_gigabytes_per_second(timings, layout, precision, solver),
+                          formula, 0.0, precision, scratch});
     m_hardware.poll();
 
     m_target.bind_framebuffer();

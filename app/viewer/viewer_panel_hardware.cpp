@@ -158,8 +158,9 @@ void draw_per_frame(const HardwareSeries& s, const TimeAxis& axis) {
         "scale, so the gap is what the hardware moves beyond the formulas: whole sectors for AoS,\n"
         "and the draw's read of the render buffer");
   // Which part dominates, from the numbers: the partial sums, the state, or what no formula counts.
-  const std::string note = per_frame_note(*last->hardware_megabytes_per_frame(), *last->formula_megabytes_per_frame(),
-                                          last->scratch_megabytes_per_frame().value_or(0.0));
+  const std::string note =
+      per_frame_note(*last->hardware_megabytes_per_frame(), *last->formula_megabytes_per_frame(),
+                     last->scratch_megabytes_per_frame().value_or(0.0));
   if (!note.empty()) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("%s", note.c_str());

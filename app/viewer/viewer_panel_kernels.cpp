@@ -109,8 +109,8 @@ void draw_kernel_section(const ViewerModel& model) {
         ImGui::Text("%.1f%% %s", 100.0 * s.gigabytes_per_second.value() / ceiling_gbps,
                     std::string(ceiling_info(ceiling).name).c_str());
         if (ImGui::IsItemHovered())
-          ImGui::SetTooltip("%s ceiling %.1f GB/s: %s", std::string(ceiling_info(ceiling).name).c_str(), ceiling_gbps,
-                            ceiling_method(device, ceiling).c_str());
+          ImGui::SetTooltip("%s ceiling %.1f GB/s: %s", std::string(ceiling_info(ceiling).name).c_str(),
+                            ceiling_gbps, ceiling_method(device, ceiling).c_str());
       }
       ImGui::TableNextColumn();
       if (kind == KernelKind::Forces) ImGui::Text("%.3g", s.interactions_per_second.value());
@@ -166,18 +166,21 @@ void draw_compare_section(const ViewerModel& model) {
     ImGui::TextDisabled("full bar: the copy ceiling (%.0f GB/s) for GB/s, the best row for interactions/s",
                         copy_peak);
   else if (copy_peak > 0)
-    ImGui::TextDisabled("full bar: each kernel's ceiling for GB/s (in-place %.1f GB/s for integrate and forces, "
-                        "to-other %.1f for pack), the best row for interactions/s",
-                        device.ceiling_gbps(Ceiling::InPlace), device.ceiling_gbps(Ceiling::ToOther));
+    ImGui::TextDisabled(
+        "full bar: each kernel's ceiling for GB/s (in-place %.1f GB/s for integrate and forces, "
+        "to-other %.1f for pack), the best row for interactions/s",
+        device.ceiling_gbps(Ceiling::InPlace), device.ceiling_gbps(Ceiling::ToOther));
   else
     ImGui::TextDisabled("full bar: the best row");
   ImGui::PopTextWrapPos();
-  // One scale per kernel: its ceiling, or the best row where that is higher; for interactions/s, the best row.
+  // One scale per kernel: its ceiling, or the best row where that is higher; for interactions/s, the best
+  // row.
   double top[kKernelKinds] = {};
   for (KernelKind kind : kCompareKernels) {
     const KernelMetric metric = headline_metric(kind, solver);
-    top[static_cast<int>(kind)] =
-        metric == KernelMetric::GigabytesPerSecond ? device.ceiling_gbps(kernel_ceiling(kind, device.gpu)) : 0.0;
+    top[static_cast<int>(kind)] = metric == KernelMetric::GigabytesPerSecond
+                                      ? device.ceiling_gbps(kernel_ceiling(kind, device.gpu))
+                                      : 0.0;
     for (Precision precision : precisions)
       for (Layout layout : kAllLayouts)
         top[static_cast<int>(kind)] =
@@ -228,8 +231,8 @@ void draw_compare_section(const ViewerModel& model) {
                               compute_bound_note(layout, precision).c_str());
           } else {
             const Ceiling ceiling = kernel_ceiling(kind, device.gpu);
-            ImGui::SetTooltip("%s %s: %.1f GB/s, %.3f ms (full bar = the %s ceiling, %.1f GB/s)", label.c_str(),
-                              kernel_label(kind).c_str(), value, c.milliseconds,
+            ImGui::SetTooltip("%s %s: %.1f GB/s, %.3f ms (full bar = the %s ceiling, %.1f GB/s)",
+                              label.c_str(), kernel_label(kind).c_str(), value, c.milliseconds,
                               std::string(ceiling_info(ceiling).name).c_str(), device.ceiling_gbps(ceiling));
           }
         }

@@ -198,12 +198,12 @@ json screenshot_report(const ViewerModel& model, const ViewerControls& controls,
       // How the viewer chose N when nothing set it (app/services/start_size.h); null when the user or the
       // scene did.
       // "frames": the first frames' check (null until it settled: fewer than about 8 frames, or still going).
-      {"start_size", sim.start_size().particles > 0
-                         ? json{{"particles", sim.start_size().particles},
-                                {"reason", sim.start_size().reason},
-                                {"frames", sim.start_size().frames.empty() ? json(nullptr)
-                                                                           : json(sim.start_size().frames)}}
-                         : json(nullptr)},
+      {"start_size",
+       sim.start_size().particles > 0
+           ? json{{"particles", sim.start_size().particles},
+                  {"reason", sim.start_size().reason},
+                  {"frames", sim.start_size().frames.empty() ? json(nullptr) : json(sim.start_size().frames)}}
+           : json(nullptr)},
       {"simulation", {{"step", sim.step_count()}, {"time", sim.time()}}},
       {"frame",
        {{"fps", f.fps()},

@@ -46,9 +46,9 @@ const char* to_string(KernelMetric metric);  // forces, integrate, pack, convert
 // computed line.
 std::optional<double> combined_gigabytes_per_second(const std::vector<KernelTiming>& timings, Layout layout,
                                                     Precision precision, Solver solver);
-// Every timing's formula bytes in `layout` and `precision`, the all-pairs forces' included (their partial sums
-// can be most of a frame's bytes): what the frame's kernels must move, the hardware plot's per-frame line.
-// `scratch` (when given) receives the part of them that is partial sums written and read back.
+// Every timing's formula bytes in `layout` and `precision`, the all-pairs forces' included (their partial
+// sums can be most of a frame's bytes): what the frame's kernels must move, the hardware plot's per-frame
+// line. `scratch` (when given) receives the part of them that is partial sums written and read back.
 double combined_formula_bytes(const std::vector<KernelTiming>& timings, Layout layout, Precision precision,
                               double* scratch = nullptr);
 constexpr int kHistoryLength = 240;

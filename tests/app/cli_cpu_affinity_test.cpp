@@ -58,9 +58,9 @@ struct BenchRun {
 BenchRun bench(const testing::TempDir& dir, const std::string& name, int n, const std::string& layout) {
   const std::string out = dir.file(name + ".json");
   BenchRun run;
-  run.process = testing::run_coalesce({"bench", "--backend", "cpu", "--solver", "all-pairs", "--forces", "one-sided",
-                                       "--particles", std::to_string(n), "--layouts", layout, "--repeats", "1",
-                                       "--json", out});
+  run.process = testing::run_coalesce({"bench", "--backend", "cpu", "--solver", "all-pairs", "--forces",
+                                       "one-sided", "--particles", std::to_string(n), "--layouts", layout,
+                                       "--repeats", "1", "--json", out});
   if (run.process.exit_code == 0) run.doc = json::parse(testing::read_file(out));
   return run;
 }
@@ -90,9 +90,11 @@ TEST(CliCpuAffinity, OneAllowedCpuRunsOneThreadAndCountsOneCore) {
   EXPECT_EQ(one.doc.at("device").at("multiprocessors"), 1);
   EXPECT_EQ(call.at("threads").get<int>(), usable_cpus().count);  // unpinned: this process's usable CPUs
   EXPECT_EQ(c1.at("online_cpus"), call.at("online_cpus"));
-  EXPECT_NE(one.doc.at("backend").get<std::string>().find("cpu (1 thread,"), std::string::npos) << one.doc.at("backend");
-  EXPECT_NE(one.process.out.find("1 thread used (1 of " + std::to_string(c1.at("online_cpus").get<int>()) + " CPU"),
-            std::string::npos);
+  EXPECT_NE(one.doc.at("backend").get<std::string>().find("cpu (1 thread,"), std::string::npos)
+      << one.doc.at("backend");
+  EXPECT_NE(
+      one.process.out.find("1 thread used (1 of " + std::to_string(c1.at("online_cpus").get<int>()) + " CPU"),
+      std::string::npos);
   if (c1.at("online_cpus").get<int>() > 1) {
     EXPECT_NE(c1.at("threads_rule").get<std::string>().find("affinity: 1"), std::string::npos) << c1;
   }
@@ -112,8 +114,9 @@ TEST(CliCpuAffinity, OneAllowedCpuRunsOneThreadAndCountsOneCore) {
   // The row's % of the limit is its rate over the one-core limit.
   for (const json& row : one.doc.at("rows")) {
     if (row.at("percent_of_issue_limit").is_null()) continue;
-    const double limit =
-        c1.at("force_loops").at(row.at("precision").get<std::string>()).at("issue_limit_interactions_per_second");
+    const double limit = c1.at("force_loops")
+                             .at(row.at("precision").get<std::string>())
+                             .at("issue_limit_interactions_per_second");
     const double percent = 100.0 * row.at("interactions_per_second").get<double>() / limit;
     EXPECT_NEAR(row.at("percent_of_issue_limit").get<double>(), percent, 1e-9 * percent);
   }

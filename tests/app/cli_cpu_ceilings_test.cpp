@@ -30,8 +30,9 @@ TEST(CliCpuCeilings, EachRowIsComparedWithTheCeilingThatMovesBytesAsItsKernelDoe
   const std::string out = dir.file("run.json");
   const int n = 4096 * rng.uniform_int(4, 32);
   const std::string layout(to_string(testing::random_layout(rng)));
-  const auto run = testing::run_coalesce({"bench", "--backend", "cpu", "--solver", "attractors", "--particles",
-                                          std::to_string(n), "--layouts", layout, "--repeats", "2", "--json", out});
+  const auto run =
+      testing::run_coalesce({"bench", "--backend", "cpu", "--solver", "attractors", "--particles",
+                             std::to_string(n), "--layouts", layout, "--repeats", "2", "--json", out});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const json doc = json::parse(testing::read_file(out));
   const json& method = doc.at("method").at("ceilings");

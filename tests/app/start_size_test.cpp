@@ -99,7 +99,8 @@ TEST(StartSize, FrameCheckLowersNUntilTheWholeFrameFits) {
     const double budget = frame_budget_ms(rule);
     const double fits = std::pow(10.0, rng.uniform(3.5f, 6.5f));
     const Machine step{step_budget_ms(rule) / std::pow(fits, exponent), exponent};
-    const double a = rng.uniform_int(0, 3) == 0 ? budget * rng.uniform(1.0f, 3.0f) : budget * rng.uniform(0.0f, 0.4f);
+    const double a =
+        rng.uniform_int(0, 3) == 0 ? budget * rng.uniform(1.0f, 3.0f) : budget * rng.uniform(0.0f, 0.4f);
     const double b = budget * rng.uniform(0.0f, 3.0f) / fits;
     const auto rest = [&](int n) { return a + b * n; };
     const auto frame = [&](int n) { return step.at(n) + rest(n); };
@@ -107,8 +108,9 @@ TEST(StartSize, FrameCheckLowersNUntilTheWholeFrameFits) {
     const int first = n;
     std::vector<FrameTrial> trials;
     FrameCheck check;
-    SCOPED_TRACE("round " + std::to_string(round) + ": a " + std::to_string(a) + " ms, b " + std::to_string(b) +
-                 " ms/particle, budget " + std::to_string(budget) + " ms, first N " + std::to_string(first));
+    SCOPED_TRACE("round " + std::to_string(round) + ": a " + std::to_string(a) + " ms, b " +
+                 std::to_string(b) + " ms/particle, budget " + std::to_string(budget) + " ms, first N " +
+                 std::to_string(first));
     for (int attempt = 0; attempt < 3; ++attempt) {
       trials.push_back({n, frame(n), step.at(n)});
       check = check_start_frames(trials, rule, "the draw");
@@ -155,7 +157,8 @@ TEST(StartSize, FrameCheckNamesWhatLimitedN) {
   const double budget = frame_budget_ms(rule);
   const int n = 1 << rng.uniform_int(12, 18);
   // The rest is most of the frame: the draw limited N.
-  const FrameCheck draw = check_start_frames({{n, budget * 3, budget * 0.2}}, rule, "the draw and the copy path");
+  const FrameCheck draw =
+      check_start_frames({{n, budget * 3, budget * 0.2}}, rule, "the draw and the copy path");
   EXPECT_NE(draw.reason.find("the draw and the copy path limited N"), std::string::npos) << draw.reason;
   EXPECT_LT(draw.particles, n);
   // The step is most of it: the step did.

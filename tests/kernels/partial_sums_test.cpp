@@ -26,7 +26,8 @@ TEST(CudaPartialSums, EstimateNamesEachSchemesPartialSums) {
   const Precision precision = testing::random_precision(rng);
   const DeviceMemoryEstimate e = estimate_device_memory(n, layout, precision, 0);
   const DeviceMemoryEstimate plain = estimate_device_memory(n, precision);
-  EXPECT_EQ(e.total(), plain.total()) << "the partial sums are allocated at the first all-pairs step, not at start";
+  EXPECT_EQ(e.total(), plain.total())
+      << "the partial sums are allocated at the first all-pairs step, not at start";
   EXPECT_EQ(e.one_sided_partials, gpu::one_sided_partial_bytes(n, layout, precision));
   // At least one slot of 3 sums per body, in the state's scalar.
   EXPECT_GE(e.mutual_partials, 3 * static_cast<std::size_t>(n) * scalar_bytes(precision));

@@ -30,7 +30,8 @@ TEST(ScratchBytes, CpuForcesCountTheirPartialSumsAndStagedRows) {
     const Layout layout = testing::random_layout(rng);
     const Precision precision = testing::random_precision(rng);
     const std::size_t real = scalar_bytes(precision);
-    const CpuTarget target = kCpuTargetTable[static_cast<std::size_t>(rng.uniform_int(0, kCpuTargetCount - 1))].target;
+    const CpuTarget target =
+        kCpuTargetTable[static_cast<std::size_t>(rng.uniform_int(0, kCpuTargetCount - 1))].target;
     if (!cpu_target_supported(target)) continue;
     SCOPED_TRACE("N " + std::to_string(n) + " " + std::string(to_string(layout)) + " " +
                  std::string(to_string(precision)) + " " + std::string(cpu_target_info(target).name));
@@ -65,7 +66,8 @@ TEST(ScratchBytes, CpuForcesCountTheirPartialSumsAndStagedRows) {
     params.attractors.count = rng.uniform_int(1, kMaxAttractors);
     const KernelTiming attractors = forces_timing(cpu, params);
     EXPECT_EQ(attractors.scratch_bytes, 0.0);
-    EXPECT_DOUBLE_EQ(attractors.bytes, bytes_moved(KernelKind::Forces, layout, Solver::Attractors, n, precision));
+    EXPECT_DOUBLE_EQ(attractors.bytes,
+                     bytes_moved(KernelKind::Forces, layout, Solver::Attractors, n, precision));
   }
 }
 
@@ -76,7 +78,8 @@ TEST(ScratchBytes, FormulaTextNamesTheScratchItCounts) {
   const int n = rng.uniform_int(1, 1 << 22);
   const double scratch = static_cast<double>(rng.uniform_int(1, 1 << 30));
   const ByteFormula f = forces_byte_formula(layout, Solver::AllPairs, precision, scratch, kPartialSums);
-  EXPECT_DOUBLE_EQ(f.bytes(n), bytes_moved(KernelKind::Forces, layout, Solver::AllPairs, n, precision) + 2 * scratch);
+  EXPECT_DOUBLE_EQ(f.bytes(n),
+                   bytes_moved(KernelKind::Forces, layout, Solver::AllPairs, n, precision) + 2 * scratch);
   char size[160];
   std::snprintf(size, sizeof size, "+ 2 x %.2f MB partial sums (written, then read back)", scratch / 1e6);
   EXPECT_NE(f.text().find(size), std::string::npos) << f.text();

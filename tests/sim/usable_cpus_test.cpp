@@ -25,7 +25,8 @@ void write(const std::filesystem::path& path, const std::string& text) {
 
 std::string random_name(testing::TestRng& rng) {
   std::string name;
-  for (int i = rng.uniform_int(1, 12); i > 0; --i) name += "abcdefghijklmnopqrstuvwxyz0123456789-_."[rng.uniform_int(0, 38)];
+  for (int i = rng.uniform_int(1, 12); i > 0; --i)
+    name += "abcdefghijklmnopqrstuvwxyz0123456789-_."[rng.uniform_int(0, 38)];
   return name == "." || name == ".." ? name + "x" : name;
 }
 
@@ -41,8 +42,8 @@ TEST(UsableCpus, CpuMaxIsQuotaOverPeriodAndMaxIsNone) {
     EXPECT_DOUBLE_EQ(*parse_cpu_max(q), quota / 100000.0);  // the period defaults to 100 ms
     EXPECT_FALSE(parse_cpu_max("max " + p));
     EXPECT_FALSE(parse_cpu_max("max"));
-    for (const std::string& bad : {std::string(), "-" + q + " " + p, q + " " + p + " 7", q + ".5 " + p, q + " x",
-                                   "0 " + p, q + " 0", std::string(30, '9') + " " + p})
+    for (const std::string& bad : {std::string(), "-" + q + " " + p, q + " " + p + " 7", q + ".5 " + p,
+                                   q + " x", "0 " + p, q + " 0", std::string(30, '9') + " " + p})
       EXPECT_FALSE(parse_cpu_max(bad)) << "'" << bad << "'";
   }
 }
@@ -72,7 +73,7 @@ TEST(UsableCpus, ThreadsAreTheQuotaRoundedUpWithinTheAffinity) {
     EXPECT_GE(threads, 1);
     EXPECT_LE(threads, affinity);
     if (quota < affinity) {
-      EXPECT_GE(threads, quota);      // the quota's whole CPUs and its fraction each get a thread...
+      EXPECT_GE(threads, quota);  // the quota's whole CPUs and its fraction each get a thread...
       EXPECT_LT(threads - 1, std::max(quota, 1.0));  // ...and no more
     } else {
       EXPECT_EQ(threads, affinity);

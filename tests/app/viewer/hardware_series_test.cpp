@@ -642,7 +642,9 @@ TEST(HardwareSeries, PerFrameNoteNamesTheLargestPartWithItsMegabytes) {
     const std::string note = per_frame_note(dram, formula, scratch);
     SCOPED_TRACE(note);
     const double largest = std::max({scratch, state, beyond});
-    const char* part = largest == scratch ? "partial sums" : largest == beyond ? "in no formula" : "the kernels' state";
+    const char* part = largest == scratch  ? "partial sums"
+                       : largest == beyond ? "in no formula"
+                                           : "the kernels' state";
     EXPECT_NE(note.find(part), std::string::npos);
     char mb[32];
     std::snprintf(mb, sizeof mb, "%.0f of %.0f MB per frame", largest, dram);
@@ -658,7 +660,8 @@ TEST(HardwareSeries, PerFrameNoteNamesTheLargestPartWithItsMegabytes) {
   series.add_sample({0.05, 1e9, 1e9, 1.9e9, 2.6e9}, 0.0);
   series.add_frame({0.05, layout, std::nullopt, formula, 0.0, Precision::Fp32, scratch});
   for (int f = 1; f <= frames; ++f)
-    series.add_frame({0.05 + 0.05 * f / frames, layout, std::nullopt, formula, 0.0, Precision::Fp32, scratch});
+    series.add_frame(
+        {0.05 + 0.05 * f / frames, layout, std::nullopt, formula, 0.0, Precision::Fp32, scratch});
   series.add_sample({0.1, 1e11, 1e11, 1.9e9, 2.6e9}, 0.0);
   const HardwarePoint& p = series.hardware().back();
   ASSERT_TRUE(p.scratch_megabytes_per_frame());

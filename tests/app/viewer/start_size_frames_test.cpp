@@ -20,17 +20,29 @@ TEST(StartSizeFrames, TheFirstFramesSayWhatLimitedNAndTheRunKeepsIt) {
   const std::string layout(to_string(random_layout(rng)));
   const int width = 320 * rng.uniform_int(2, 5), height = 240 * rng.uniform_int(2, 4);
   // No --particles: the viewer chooses N; 30 frames leave room for three trials of 8 frames.
-  const std::vector<std::string> command{coalesce_executable(), "--headless", "--backend", "cpu", "--layout", layout,
-                                         "--frames", "30", "--width", std::to_string(width), "--height",
-                                         std::to_string(height), "--screenshot", png};
+  const std::vector<std::string> command{coalesce_executable(),
+                                         "--headless",
+                                         "--backend",
+                                         "cpu",
+                                         "--layout",
+                                         layout,
+                                         "--frames",
+                                         "30",
+                                         "--width",
+                                         std::to_string(width),
+                                         "--height",
+                                         std::to_string(height),
+                                         "--screenshot",
+                                         png};
   const ProcessResult r = run_process(command, {"DISPLAY", "WAYLAND_DISPLAY"}, {}, 300);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   SCOPED_TRACE(r.out);
   std::smatch chosen, frames;
   // The step's line names the scheme it timed (galaxies: all-pairs).
-  ASSERT_TRUE(std::regex_search(r.out, chosen,
-                                std::regex(R"(N = (\d+), chosen at start for this CPU: step [0-9.]+ ms \(forces )"
-                                           R"((one-sided|mutual)\) measured at \d+)")));
+  ASSERT_TRUE(
+      std::regex_search(r.out, chosen,
+                        std::regex(R"(N = (\d+), chosen at start for this CPU: step [0-9.]+ ms \(forces )"
+                                   R"((one-sided|mutual)\) measured at \d+)")));
   const std::string line_regex = R"(N = (\d+) after the first frames: (frame ([0-9.]+) ms at (\d+) \(step )"
                                  R"(([0-9.]+) ms, the draw, the panel and the upload ([0-9.]+) ms\)[^\n]*); )"
                                  R"(--particles N sets it)";
@@ -39,7 +51,8 @@ TEST(StartSizeFrames, TheFirstFramesSayWhatLimitedNAndTheRunKeepsIt) {
   const int settled_n = std::stoi(frames[1]);
   EXPECT_EQ(std::stoi(frames[4]), first_n) << "the first frames are measured at the N the step chose";
   // The frame is its step and the rest, as printed (each rounded to its digits).
-  EXPECT_NEAR(std::stod(frames[3]), std::stod(frames[5]) + std::stod(frames[6]), 0.02 + 0.005 * std::stod(frames[3]));
+  EXPECT_NEAR(std::stod(frames[3]), std::stod(frames[5]) + std::stod(frames[6]),
+              0.02 + 0.005 * std::stod(frames[3]));
   const std::string reason = frames[2];
   EXPECT_LE(settled_n, first_n) << "never above the N the step chose";
   if (reason.find("within") != std::string::npos) {
@@ -58,8 +71,9 @@ TEST(StartSizeFrames, TheFirstFramesSayWhatLimitedNAndTheRunKeepsIt) {
   EXPECT_EQ(j.at("settings").at("particles"), settled_n);
   EXPECT_EQ(j.at("start_size").at("particles"), settled_n);
   EXPECT_EQ(j.at("start_size").at("frames"), reason);
-  EXPECT_NE(j.at("start_size").at("reason").get<std::string>().find("(forces " + std::string(chosen[2]) + ")"),
-            std::string::npos);
+  EXPECT_NE(
+      j.at("start_size").at("reason").get<std::string>().find("(forces " + std::string(chosen[2]) + ")"),
+      std::string::npos);
 }
 
 // --particles wins: no trial, no frame check, no line.
