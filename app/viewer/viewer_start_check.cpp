@@ -36,9 +36,11 @@ std::optional<int> StartFrameCheck::add_frame(int particles, double frame_ms,
   m_frame_ms.clear();
   m_step_ms.clear();
   const FrameCheck check = check_start_frames(m_trials, m_rule, rest_name);
+  // Every trial's line, in order: a lowered N says what limited it, the last what the frame is at the end.
+  m_trail += (m_trail.empty() ? "" : "; then ") + check.reason;
   if (check.settled) {
     m_active = false;
-    m_reason = check.reason;
+    m_reason = m_trail;
   }
   if (check.particles <= 0 || check.particles == particles) return std::nullopt;
   m_frames_since_build = 0;

@@ -25,7 +25,8 @@ class StartFrameCheck {
   // rest of the frame is on this run.
   std::optional<int> add_frame(int particles, double frame_ms, const std::vector<KernelTiming>& timings,
                                const std::string& rest_name);
-  // The check's line once it has settled (stdout, the panel, the screenshot JSON); "" before.
+  // The check's line once it has settled (stdout, the panel, the screenshot JSON): each trial's, joined by
+  // "; then "; "" before.
   const std::string& settled_reason() const { return m_reason; }
   bool settled() const { return !m_reason.empty(); }
 
@@ -40,6 +41,7 @@ class StartFrameCheck {
   int m_frames_since_build = 0;
   std::vector<double> m_frame_ms, m_step_ms;
   std::vector<FrameTrial> m_trials;
+  std::string m_trail;   // each trial's line so far
   std::string m_reason;
 };
 
