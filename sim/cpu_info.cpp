@@ -4,12 +4,12 @@
 
 #include <algorithm>
 #include <array>
-#include <initializer_list>
 #include <cctype>
 #include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <initializer_list>
 #include <set>
 #include <string>
 #include <utility>
