@@ -58,12 +58,13 @@ std::string CudaBackend::name() const {
 
 template <class Fn>
 void CudaBackend::timed(KernelKind kind, Layout layout, double bytes, double interactions_count,
-                        Fn&& launch_fn) {
+                        Fn&& launch_fn, double scratch_bytes) {
   // The kernel family and layout as an NVTX range: "forces soa", "pack aos", ... (docs/profiling.md).
   const NvtxRange range(std::string(to_string(kind)) + " " + std::string(to_string(layout)));
   m_timings.begin(m_stream.get());
   launch_fn();
-  m_timings.end(m_stream.get(), KernelTiming{kind, layout, 0.0, bytes, interactions_count, m_precision});
+  m_timings.end(m_stream.get(),
+                KernelTiming{kind, layout, 0.0, bytes, interactions_count, m_precision, scratch_bytes});
 }
 
 // Records of the stored precision land as AoS; other layouts are produced by the (bitwise) conversion
@@ -160,7 +161,11 @@ void CudaBackend::set_layout(Layout layout) {
 void CudaBackend::kick(const SimParams& params, double time, int begin, int end) {
   check_body_range(begin, end, m_n);
   const int count = end - begin;
-  const double bytes = bytes_moved(KernelKind::Forces, m_layout, params.solver, count, m_precision);
+  // Both all-pairs schemes write partial sums and read them back: they count beside the state's bytes.
+  const auto formula = [&](std::size_t partial_bytes) {
+    return forces_byte_formula(m_layout, params.solver, m_precision, static_cast<double>(partial_bytes),
+                               kPartialSums);
+  };
   const double pulls = interactions(KernelKind::Forces, params.solver, count, m_n, params.attractors.count);
   const StateViews state = state_views();
   if (params.solver == Solver::AllPairs && params.forces == ForceScheme::Mutual) {
@@ -173,21 +178,28 @@ void CudaBackend::kick(const SimParams& params, double time, int begin, int end)
     }
     if (m_force_partials.size() < m_mutual_schedule.partial_bytes)
       m_force_partials = DeviceBuffer<unsigned char>(m_mutual_schedule.partial_bytes);
-    timed(KernelKind::Forces, m_layout, bytes, pulls, [&] {
-      gpu::mutual_kick(state, m_mutual_schedule, params, m_force_partials.data(), m_stream.get());
-    });
+    const ByteFormula f = formula(m_mutual_schedule.partial_bytes);
+    timed(
+        KernelKind::Forces, m_layout, f.bytes(count), pulls,
+        [&] { gpu::mutual_kick(state, m_mutual_schedule, params, m_force_partials.data(), m_stream.get()); },
+        f.scratch_moved());
   } else if (params.solver == Solver::AllPairs) {
     // Allocated on the first all-pairs step: the attractor solver never needs it.
     const gpu::BodyRange targets{begin, end};
     const gpu::AllPairsSchedule schedule = gpu::all_pairs_schedule(state, targets);
     if (m_force_partials.size() < schedule.partial_bytes)
       m_force_partials = DeviceBuffer<unsigned char>(schedule.partial_bytes);
-    timed(KernelKind::Forces, m_layout, bytes, pulls, [&] {
-      gpu::all_pairs_kick(state, targets, schedule, params, m_force_partials.data(), m_stream.get());
-    });
+    const ByteFormula f = formula(schedule.partial_bytes);
+    timed(
+        KernelKind::Forces, m_layout, f.bytes(count), pulls,
+        [&] {
+          gpu::all_pairs_kick(state, targets, schedule, params, m_force_partials.data(), m_stream.get());
+        },
+        f.scratch_moved());
   } else {
-    timed(KernelKind::Forces, m_layout, bytes, pulls,
-          [&] { gpu::attractor_kick(state, {begin, end}, params, time, m_stream.get()); });
+    timed(KernelKind::Forces, m_layout, formula(0).bytes(count), pulls, [&] {
+      gpu::attractor_kick(state, {begin, end}, params, time, m_stream.get());
+    });
   }
 }
 

@@ -89,7 +89,9 @@ class CudaBackend final : public Backend {
   std::vector<ParticleRecord<Real>> download_records();
   // Records an event pair around `launch_fn` into the ring.
   template <class Fn>
-  void timed(KernelKind kind, Layout layout, double bytes, double interactions, Fn&& launch_fn);
+  // `scratch_bytes`: of `bytes`, the partial sums written and read back (KernelTiming::scratch_bytes).
+  void timed(KernelKind kind, Layout layout, double bytes, double interactions, Fn&& launch_fn,
+             double scratch_bytes = 0.0);
 
   int m_n;
   Layout m_layout;

@@ -13,6 +13,7 @@
 #include "sim/particle.h"
 #include "sim/layout_storage.h"
 #include "kernels/event_timing.h"
+#include "kernels/kernels.h"
 
 namespace coalesce {
 
@@ -68,12 +69,28 @@ DeviceMemoryEstimate estimate_device_memory(int particles, Precision precision) 
   return {state, kRenderFloatsPerParticle * sizeof(float) * n, state};
 }
 
+DeviceMemoryEstimate estimate_device_memory(int particles, Layout layout, Precision precision, int device) {
+  DeviceMemoryEstimate e = estimate_device_memory(particles, precision);
+  const std::size_t free_bytes = free_device_memory(device);
+  const gpu::PartialSumBytes partials = gpu::all_pairs_partial_bytes(
+      particles, layout, precision, free_bytes > e.total() ? free_bytes - e.total() : 0);
+  e.one_sided_partials = partials.one_sided;
+  e.mutual_partials = partials.mutual;
+  return e;
+}
+
 std::string describe_device_memory(const DeviceMemoryEstimate& e, std::size_t free_bytes) {
-  char line[200];
+  char line[320];
   // One decimal, so a small N does not read "0 MiB" (16,384 particles need 1.25 MiB in all).
-  std::snprintf(line, sizeof line,
-                "device memory: state %.1f MiB + render %.1f MiB + scratch %.1f MiB = %.1f of %.0f MiB free",
-                e.state / kMiB, e.render / kMiB, e.scratch / kMiB, e.total() / kMiB, free_bytes / kMiB);
+  int length = std::snprintf(
+      line, sizeof line,
+      "device memory: state %.1f MiB + render %.1f MiB + scratch %.1f MiB = %.1f of %.0f MiB free",
+      e.state / kMiB, e.render / kMiB, e.scratch / kMiB, e.total() / kMiB, free_bytes / kMiB);
+  // The partial sums can be many times the state (hundreds of MB at N = 262,144): named, not hidden.
+  if (length > 0 && (e.one_sided_partials > 0 || e.mutual_partials > 0))
+    std::snprintf(line + length, sizeof line - static_cast<std::size_t>(length),
+                  "; all-pairs partial sums at its first step: one-sided %.1f MiB, mutual %.1f MiB",
+                  e.one_sided_partials / kMiB, e.mutual_partials / kMiB);
   return line;
 }
 

@@ -23,11 +23,19 @@ struct DeviceMemoryEstimate {
                             // never reallocate
   std::size_t render = 0;   // the N x 4-float render buffer (owned by the viewer)
   std::size_t scratch = 0;  // as large as the state: conversion target, upload/download, host-pack staging
+  // Allocated at the first all-pairs step, not at start (attractors never need them), so beyond total():
+  // each scheme's partial sums (kernels/kernels.h), 0 where not worked out.
+  std::size_t one_sided_partials = 0;
+  std::size_t mutual_partials = 0;
   std::size_t total() const { return state + render + scratch; }
 };
 DeviceMemoryEstimate estimate_device_memory(int particles, Precision precision = Precision::Fp32);
+// The same with both schemes' partial sums for N bodies in `layout` on `device`, the mutual one's worked out
+// with the memory left free after the state, as it will be at its first step.
+DeviceMemoryEstimate estimate_device_memory(int particles, Layout layout, Precision precision, int device);
 
-// "device memory: state X MiB + render Y MiB + scratch Z MiB = T of A MiB free".
+// "device memory: state X MiB + render Y MiB + scratch Z MiB = T of A MiB free", and, where worked out,
+// "; all-pairs partial sums at its first step: one-sided P MiB, mutual Q MiB".
 std::string describe_device_memory(const DeviceMemoryEstimate& estimate, std::size_t free_bytes);
 
 // Number of CUDA devices; 0 with `why` set to the cause and the fix when there is none.

@@ -179,6 +179,14 @@ void check_range(const StateViews& state, BodyRange targets) {
 
 }  // namespace
 
+std::size_t one_sided_partial_bytes(int n, Layout layout, Precision precision) {
+  std::size_t bytes = 0;
+  if (n > 0)
+    with_format(layout, precision,
+                [&](auto format) { bytes = make_schedule<decltype(format)>(n, n).partial_bytes; });
+  return bytes;
+}
+
 AllPairsSchedule all_pairs_schedule(const StateViews& state, BodyRange targets) {
   check_range(state, targets);
   AllPairsSchedule schedule{};

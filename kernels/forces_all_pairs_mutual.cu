@@ -10,6 +10,7 @@
 // one-sided, i-side only. A second kernel adds a body's slots in slot order and applies the kick.
 #include <algorithm>
 #include <cstddef>
+#include <optional>
 #include <type_traits>
 
 #include "kernels/cuda_check.h"
@@ -187,14 +188,17 @@ constexpr double kPartialShareOfFree = 0.25;
 constexpr int kMaxTiles = 128;
 
 template <class View>
-MutualSchedule make_mutual_schedule(int n) {
+MutualSchedule make_mutual_schedule(int n, std::optional<std::size_t> free_now) {
   using Real = typename View::Scalar;
   int device = 0, sms = 0, per_sm = 0;
   COALESCE_CUDA_CHECK(cudaGetDevice(&device));
   COALESCE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   COALESCE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, mutual_partials_kernel<View>, kWarp, 0));
   std::size_t free_bytes = 0, total_bytes = 0;
-  COALESCE_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  if (free_now)
+    free_bytes = *free_now;
+  else
+    COALESCE_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   const double max_partial_bytes = std::max(kMinPartialBytes, kPartialShareOfFree * static_cast<double>(free_bytes));
   // (tiles + 1) x N x 3 scalars, about: the tile cap that keeps the partial sums under max_partial_bytes.
   const double per_tile = 3.0 * sizeof(Real) * n;
@@ -208,12 +212,23 @@ MutualSchedule make_mutual_schedule(int n) {
 
 }  // namespace
 
-MutualSchedule mutual_schedule(const StateViews& state) {
+MutualSchedule mutual_schedule(const StateViews& state, std::optional<std::size_t> free_bytes) {
   MutualSchedule schedule{};
   with_view(state, [&](const auto& view) {
-    if (view.n > 0) schedule = make_mutual_schedule<std::decay_t<decltype(view)>>(view.n);
+    if (view.n > 0) schedule = make_mutual_schedule<std::decay_t<decltype(view)>>(view.n, free_bytes);
   });
   return schedule;
+}
+
+PartialSumBytes all_pairs_partial_bytes(int n, Layout layout, Precision precision, std::size_t free_bytes) {
+  PartialSumBytes out{};
+  if (n <= 0) return out;
+  // The schedules need the view's type and N alone: no state is read.
+  out.one_sided = one_sided_partial_bytes(n, layout, precision);
+  with_format(layout, precision, [&](auto format) {
+    out.mutual = make_mutual_schedule<decltype(format)>(n, free_bytes).partial_bytes;
+  });
+  return out;
 }
 
 void mutual_kick(const StateViews& state, const MutualSchedule& s, const SimParams& params, void* partials,

@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <optional>
 
 #include "sim/layout_storage.h"
 #include "sim/mutual_tiles.h"
@@ -37,6 +38,8 @@ struct AllPairsSchedule {
 };
 // The schedule for the bodies `targets` of `state`, pulled by all of its bodies.
 AllPairsSchedule all_pairs_schedule(const StateViews& state, BodyRange targets);
+// Its partial_bytes for a whole step of N bodies in `layout` and `precision`, with no state at hand.
+std::size_t one_sided_partial_bytes(int n, Layout layout, Precision precision);
 // The partial sums of `segments` for `targets` into `partials` (device memory of schedule.partial_bytes).
 void all_pairs_partials(const StateViews& state, BodyRange targets, const AllPairsSchedule& schedule,
                         SegmentRange segments, const SimParams& params, void* partials, cudaStream_t stream);
@@ -55,7 +58,15 @@ struct MutualSchedule {
   MutualTiles tiles;
   std::size_t partial_bytes = 0;
 };
-MutualSchedule mutual_schedule(const StateViews& state);
+// `free_bytes`: the free device memory its cap is a share of; none: cudaMemGetInfo now.
+MutualSchedule mutual_schedule(const StateViews& state, std::optional<std::size_t> free_bytes = std::nullopt);
+// The partial sums each all-pairs scheme allocates for N bodies in `layout` and `precision` on the current
+// device, `free_bytes` free when the mutual schedule is made: the device-memory line says them at start.
+struct PartialSumBytes {
+  std::size_t one_sided = 0;
+  std::size_t mutual = 0;
+};
+PartialSumBytes all_pairs_partial_bytes(int n, Layout layout, Precision precision, std::size_t free_bytes);
 // v_i += dt * sum over j of the softened pull of body j on body i, each unordered pair evaluated once,
 // through `partials` (device memory of schedule.partial_bytes). Bitwise repeatable; the layouts agree.
 void mutual_kick(const StateViews& state, const MutualSchedule& schedule, const SimParams& params, void* partials,

@@ -41,6 +41,13 @@ struct DeviceInfo {
   double copy_peak_gbps = 0;            // copy ceiling, bytes read + written, measured at start (GPU: device
                                         // to device; CPU: cpu->copy says how)
   std::optional<CpuFacts> cpu;          // the CPU backend's machine (sim/cpu_facts.h); none on a GPU
+
+  // A ceiling's GB/s (sim/memory_ceiling.h): the copy on either backend, the others measured on the CPU
+  // only; 0 where not measured.
+  double ceiling_gbps(Ceiling c) const {
+    if (c == Ceiling::Copy) return copy_peak_gbps;
+    return cpu ? cpu->ceiling(c).gbps : 0.0;
+  }
 };
 
 // N x 4 floats a pack can write into, in the memory the backend packs to (as the viewer's render buffer

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <cstdio>
 #include <string>
 #include <string_view>
 
@@ -23,20 +24,28 @@ struct ByteTerm {
 };
 
 // Bytes per particle as a sum of terms ("ideal" traffic: each input read once, each output written once;
-// caches may do better or worse), plus the interaction count it goes with, if any.
+// caches may do better or worse), plus the interaction count it goes with, if any, plus the scratch a
+// kernel writes and reads back within a call (the all-pairs schemes' partial sums: their size depends on
+// the schedule the backend picked for this device and N, not on N alone).
 struct ByteFormula {
   std::array<ByteTerm, 3> terms{};
   int term_count = 0;
   std::string_view interactions;  // "N^2", "N x k", or empty when the kernel computes none
+  double scratch_bytes = 0;       // the scratch's size: written once, read back once, so counted twice
+  std::string_view scratch_what{};  // "partial sums", "staged source rows"
 
   constexpr int bytes_per_particle() const {
     int sum = 0;
     for (int t = 0; t < term_count; ++t) sum += terms[static_cast<std::size_t>(t)].bytes;
     return sum;
   }
-  constexpr double bytes(int n) const { return static_cast<double>(n) * bytes_per_particle(); }
+  constexpr double scratch_moved() const { return 2.0 * scratch_bytes; }
+  constexpr double bytes(int n) const {
+    return static_cast<double>(n) * bytes_per_particle() + scratch_moved();
+  }
 
-  // "N x (16 B pos+mass read + 12 B vel read + 12 B vel write) = 40 N bytes; N^2 interactions"
+  // "N x (16 B pos+mass read + 12 B vel read + 12 B vel write) = 40 N bytes; N^2 interactions", and with
+  // scratch "... = 40 N bytes + 2 x 190.32 MB partial sums (written, then read back); N^2 interactions".
   std::string text() const {
     std::string out = "N x (";
     for (int t = 0; t < term_count; ++t) {
@@ -47,6 +56,11 @@ struct ByteFormula {
       out += std::string(term.what);
     }
     out += ") = " + std::to_string(bytes_per_particle()) + " N bytes";
+    if (scratch_bytes > 0) {
+      char size[48];
+      std::snprintf(size, sizeof size, "%.2f MB", scratch_bytes / 1e6);
+      out += " + 2 x " + std::string(size) + " " + std::string(scratch_what) + " (written, then read back)";
+    }
     if (!interactions.empty()) out += "; " + std::string(interactions) + " interactions";
     return out;
   }
@@ -101,6 +115,19 @@ constexpr double bytes_moved(KernelKind kind, Layout layout, Solver solver, int 
                              Precision precision = Precision::Fp32) {
   return kernel_byte_formula(kind, layout, solver, precision).bytes(n);
 }
+
+// The forces' formula with the scratch the backend's scheme used in the call: `scratch_bytes` of partial
+// sums (either all-pairs scheme on the GPU, the mutual one on the CPU) or of staged source rows (the CPU's
+// one-sided SIMD loop), each written once and read back.
+constexpr ByteFormula forces_byte_formula(Layout layout, Solver solver, Precision precision,
+                                          double scratch_bytes, std::string_view scratch_what) {
+  ByteFormula f = kernel_byte_formula(KernelKind::Forces, layout, solver, precision);
+  f.scratch_bytes = scratch_bytes;
+  f.scratch_what = scratch_bytes > 0 ? scratch_what : std::string_view();
+  return f;
+}
+inline constexpr std::string_view kPartialSums = "partial sums";
+inline constexpr std::string_view kStagedSources = "staged source rows";
 
 constexpr double convert_bytes(Layout from, Layout to, int n, Precision precision = Precision::Fp32) {
   return convert_byte_formula(from, to, precision).bytes(n);

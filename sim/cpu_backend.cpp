@@ -5,7 +5,6 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <type_traits>
 
 #include "sim/body_range.h"
@@ -14,6 +13,7 @@
 #include "sim/cpu_kernels.h"
 #include "sim/cpu_mutual.h"
 #include "sim/printable.h"
+#include "sim/usable_cpus.h"
 
 namespace coalesce {
 
@@ -23,10 +23,9 @@ constexpr int kMaxCpuDiagnosticParticles = 20000;
 
 int resolve_threads(int threads) {
   if (threads < 0)
-    throw std::invalid_argument("CpuBackend: thread count must be >= 0 (0 = all hardware threads)");
+    throw std::invalid_argument("CpuBackend: thread count must be >= 0 (0 = every usable CPU)");
   if (threads > 0) return threads;
-  const unsigned hw = std::thread::hardware_concurrency();
-  return hw > 0 ? static_cast<int>(hw) : 1;
+  return usable_cpus().count;
 }
 
 CpuTarget checked_target(CpuTarget target) {
@@ -63,13 +62,13 @@ CpuBackend::CpuBackend(int particles, Layout layout, int threads, Precision prec
       m_precision(precision),
       m_target(checked_target(target)),
       m_simd(simd_kernels(m_target)),
-      m_pool(resolve_threads(threads)),
-      m_info(cpu_device_info(m_target)) {
+      m_pool(resolve_threads(threads)) {
   store(std::vector<Particle>(static_cast<std::size_t>(m_n), Particle{0, 0, 0, 0, 0, 0, 0}));
 }
 
 std::string CpuBackend::name() const {
-  return "cpu (" + counted(m_pool.thread_count(), "thread") + ", " +
+  const int threads = m_pool.thread_count();
+  return "cpu (" + counted(threads, "thread") + ", " +
          std::string(cpu_target_info(m_target).label) + ")";
 }
 
@@ -145,7 +144,8 @@ Real* CpuBackend::source_rows(std::size_t padded) {
 }
 
 template <class View>
-void CpuBackend::simd_forces(const View& view, const SimParams& params, double time, int begin, int end) {
+std::size_t CpuBackend::simd_forces(const View& view, const SimParams& params, double time, int begin,
+                                    int end) {
   using Real = typename View::Scalar;
   const SimdKernelsT<Real>& kernels = simd_kernels_for<Real>(*m_simd);
   const Real eps2 = softening_squared<Real>(params);
@@ -193,7 +193,7 @@ void CpuBackend::simd_forces(const View& view, const SimParams& params, double t
         kick_block(first, ax, ay, az);
       }
     });
-    return;
+    return 4 * padded * sizeof(Real);
   }
   const auto snapshot = snapshot_attractors(params.attractors, static_cast<Real>(time));
   alignas(64) Real sx[kMaxAttractors], sy[kMaxAttractors], sz[kMaxAttractors], sm[kMaxAttractors];
@@ -221,6 +221,7 @@ void CpuBackend::simd_forces(const View& view, const SimParams& params, double t
       kick_block(first, ax, ay, az);
     }
   });
+  return 0;
 }
 
 template <class View>
@@ -242,7 +243,7 @@ constexpr int kCpuMutualTiles = 16;
 constexpr int kCpuMutualRow = 64;
 
 template <class View>
-void CpuBackend::mutual_forces(const View& view, const SimParams& params) {
+std::size_t CpuBackend::mutual_forces(const View& view, const SimParams& params) {
   using Real = typename View::Scalar;
   const MutualTiles t = mutual_tiles_of_size(m_n, (m_n + kCpuMutualTiles - 1) / kCpuMutualTiles, kCpuMutualRow);
   const std::size_t scalars = t.partial_scalars();
@@ -257,6 +258,7 @@ void CpuBackend::mutual_forces(const View& view, const SimParams& params) {
     for (int i = begin; i < end; ++i)
       view.set_velocity(i, kick(view.velocity(i), mutual_acceleration(t, partials, i), dt));
   });
+  return scalars * sizeof(Real);
 }
 
 void CpuBackend::step(const SimParams& params, double time) {
@@ -272,16 +274,17 @@ void CpuBackend::step_range(const SimParams& params, double time, int first, int
   check_body_range(first, last, m_n);
   const int count = last - first;
   auto start = std::chrono::steady_clock::now();
+  std::size_t scratch = 0;  // partial sums (mutual) or staged source rows (one-sided SIMD)
   with_view(state(), [&](const auto& view) {
     using Real = typename std::decay_t<decltype(view)>::Scalar;
     if (params.solver == Solver::AllPairs && params.forces == ForceScheme::Mutual) {
       if (count != m_n)
         throw std::invalid_argument("CpuBackend: the mutual scheme computes every body at once, not a slice");
-      mutual_forces(view, params);
+      scratch = mutual_forces(view, params);
       return;
     }
     if (m_simd) {
-      simd_forces(view, params, time, first, last);
+      scratch = simd_forces(view, params, time, first, last);
       return;
     }
     const Real eps2 = softening_squared<Real>(params);
@@ -295,8 +298,13 @@ void CpuBackend::step_range(const SimParams& params, double time, int first, int
                      [&](int begin, int end) { cpu::attractor_kick(view, begin, end, snapshot, eps2, dt); });
     }
   });
-  record(KernelKind::Forces, start, bytes_moved(KernelKind::Forces, m_layout, params.solver, count, m_precision),
-         interactions(KernelKind::Forces, params.solver, count, m_n, params.attractors.count));
+  const bool mutual = params.solver == Solver::AllPairs && params.forces == ForceScheme::Mutual;
+  const ByteFormula formula =
+      forces_byte_formula(m_layout, params.solver, m_precision, static_cast<double>(scratch),
+                          mutual ? kPartialSums : kStagedSources);
+  record(KernelKind::Forces, start, formula.bytes(count),
+         interactions(KernelKind::Forces, params.solver, count, m_n, params.attractors.count),
+         formula.scratch_moved());
 
   start = std::chrono::steady_clock::now();
   with_view(state(), [&](const auto& view) {
@@ -396,12 +404,12 @@ std::vector<KernelTiming> CpuBackend::poll_timings() {
 }
 
 void CpuBackend::record(KernelKind kind, std::chrono::steady_clock::time_point start, double bytes,
-                        double interactions_count) {
+                        double interactions_count, double scratch) {
   const double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   // Bounded: a caller that never polls must not grow memory without limit.
   if (m_timings.size() >= 4096) m_timings.erase(m_timings.begin(), m_timings.begin() + 2048);
-  m_timings.push_back({kind, m_layout, ms, bytes, interactions_count, m_precision});
+  m_timings.push_back({kind, m_layout, ms, bytes, interactions_count, m_precision, scratch});
 }
 
 }  // namespace coalesce

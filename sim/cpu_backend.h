@@ -7,9 +7,11 @@
 #include <cstddef>
 #include <memory>
 #include <new>
+#include <optional>
 #include <vector>
 
 #include "sim/backend.h"
+#include "sim/cpu_info.h"
 #include "sim/cpu_simd.h"
 #include "sim/cpu_target.h"
 #include "sim/layout_storage.h"
@@ -19,8 +21,8 @@ namespace coalesce {
 
 class CpuBackend final : public Backend {
  public:
-  // threads == 0: std::thread::hardware_concurrency(). Throws std::invalid_argument for particles <= 0 and
-  // for a target this CPU does not run (cpu_target_supported).
+  // threads == 0: usable_cpus() (affinity and cgroup quota, sim/usable_cpus.h). Throws std::invalid_argument
+  // for particles <= 0 and for a target this CPU does not run (cpu_target_supported).
   CpuBackend(int particles, Layout layout, int threads = 0, Precision precision = Precision::Fp32,
              CpuTarget target = best_cpu_target());
 
@@ -28,7 +30,11 @@ class CpuBackend final : public Backend {
   int particle_count() const override { return m_n; }
   Layout layout() const override { return m_layout; }
   Precision precision() const override { return m_precision; }
-  const DeviceInfo& device_info() const override { return m_info; }
+  // Measured on first use (the facts and ceilings take a moment): a --steps run never asks.
+  const DeviceInfo& device_info() const override {
+    if (!m_info) m_info = cpu_device_info(m_target);
+    return *m_info;
+  }
 
   void upload(const std::vector<Particle>& particles) override;
   void upload(const std::vector<ParticleF64>& particles) override;
@@ -71,19 +77,22 @@ class CpuBackend final : public Backend {
   void store(const std::vector<ParticleRecord<Real>>& particles);  // into a fresh buffer for the format
   template <class Real>
   std::vector<ParticleRecord<Real>> load();
-  void record(KernelKind kind, std::chrono::steady_clock::time_point start, double bytes,
-              double interactions);
+  // `scratch`: of `bytes`, the scratch written and read back (KernelTiming::scratch_bytes).
+  void record(KernelKind kind, std::chrono::steady_clock::time_point start, double bytes, double interactions,
+              double scratch = 0.0);
   // The SIMD step's passes (m_simd set): forces through staged blocks, drift on the layout's own arrays.
+  // Returns the bytes of the source rows all-pairs staged (0 for attractors).
   template <class View>
-  void simd_forces(const View& view, const SimParams& params, double time, int begin, int end);
+  std::size_t simd_forces(const View& view, const SimParams& params, double time, int begin, int end);
   template <class View>
   void simd_drift(const View& view, typename View::Scalar dt, int begin, int end);
   // The pool's parallel_for over bodies [begin, end): fn(first, last) per thread.
   template <class Fn>
   void parallel_range(int begin, int end, Fn&& fn);
   // The mutual all-pairs scheme (sim/cpu_mutual.h), scalar on every target: the CUDA kernel's reference.
+  // Returns the bytes of its partial sums.
   template <class View>
-  void mutual_forces(const View& view, const SimParams& params);
+  std::size_t mutual_forces(const View& view, const SimParams& params);
   // Rows x, y, z, m of `padded` scalars each, in m_scratch (grown when too small).
   template <class Real>
   Real* source_rows(std::size_t padded);
@@ -94,7 +103,7 @@ class CpuBackend final : public Backend {
   CpuTarget m_target;
   const SimdKernels* m_simd;  // null: the scalar reference loops
   ThreadPool m_pool;
-  DeviceInfo m_info;
+  mutable std::optional<DeviceInfo> m_info;
   std::vector<Double4> m_state;  // state_bytes(m_layout, m_precision, m_n) bytes, 32-byte aligned elements
   std::vector<KernelTiming> m_timings;
   AlignedBytes m_scratch;

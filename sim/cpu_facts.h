@@ -8,18 +8,25 @@
 #include <optional>
 #include <string>
 
+#include "sim/memory_ceiling.h"
 #include "sim/precision.h"
 
 namespace coalesce {
 
-// The CPU copy ceiling: `threads` threads of the kernels' pool each memcpy one contiguous part of a buffer
-// of `buffer_bytes` into another, `warmups` untimed copies then `copies` timed; the median is the ceiling.
+// How the CPU's ceilings are measured (sim/memory_ceiling.h): `threads` threads of the kernels' pool each
+// take one contiguous part of two buffers of `buffer_bytes` and move it as the ceiling's row says,
+// `warmups` untimed passes then `copies` timed; the median is the ceiling. min/max: the copy's.
 struct CpuCopyMethod {
   std::size_t buffer_bytes = 0;  // each of the two buffers: past the last-level cache
   int threads = 0;
   int warmups = 0;
   int copies = 0;
   double min_gbps = 0, max_gbps = 0;  // the fastest and slowest timed copy, for the spread
+};
+
+// One ceiling's measurement: the median of the timed passes and their range, bytes read + written per s.
+struct CpuCeilingMeasure {
+  double gbps = 0, min_gbps = 0, max_gbps = 0;
 };
 
 // One precision's all-pairs inner loop (one source against a pass's targets) as the target builds it.
@@ -32,8 +39,11 @@ struct CpuForceLoop {
 
 struct CpuFacts {
   std::string model;                            // /proc/cpuinfo "model name", or "unknown CPU"
-  int threads = 1;                              // threads the kernels and the copy use: every hardware thread
-  std::optional<int> cores;                     // physical cores (sysfs core ids); unknown: none
+  int threads = 1;                              // threads the kernels and the copy use: the usable CPUs
+  int online_cpus = 1;                          // CPUs the system has online, usable or not
+  std::optional<double> cpu_quota;              // CPUs the cgroup quota allows; none: no quota
+  std::string threads_rule;                     // how threads was found: usable_cpus().describe()
+  std::optional<int> cores;                     // physical cores among the usable CPUs (sysfs core ids)
   std::optional<double> clock_mhz;              // cpufreq's maximum, else /proc/cpuinfo "cpu MHz"
   std::string clock_source;                     // which of the two clock_mhz came from
   std::optional<std::size_t> last_level_cache_bytes;
@@ -48,6 +58,9 @@ struct CpuFacts {
   int fp_pipe_bits = 256;
   std::array<CpuForceLoop, kPrecisionCount> force_loops{};  // by Precision: force_loop(precision)
   CpuCopyMethod copy;
+  std::array<CpuCeilingMeasure, kCeilingCount> ceilings{};  // by Ceiling: ceiling(c)
+
+  const CpuCeilingMeasure& ceiling(Ceiling c) const { return ceilings[static_cast<std::size_t>(c)]; }
 
   const CpuForceLoop& force_loop(Precision p) const { return force_loops[static_cast<std::size_t>(p)]; }
   CpuForceLoop& force_loop(Precision p) { return force_loops[static_cast<std::size_t>(p)]; }

@@ -3,13 +3,15 @@
 #include "sim/cpu_info.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <chrono>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <initializer_list>
 #include <set>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -18,6 +20,7 @@
 #include "sim/cpu_target.h"
 #include "sim/layout_storage.h"
 #include "sim/thread_pool.h"
+#include "sim/usable_cpus.h"
 
 namespace coalesce {
 
@@ -127,10 +130,10 @@ void read_clock(CpuFacts& f) {
   }
 }
 
-// Distinct (package, core) pairs over the hardware threads; none when sysfs does not say.
-std::optional<int> physical_cores(int threads) {
+// Distinct (package, core) pairs over the usable CPUs; none when sysfs does not say.
+std::optional<int> physical_cores(const std::vector<int>& cpus) {
   std::set<std::pair<std::string, std::string>> cores;
-  for (int cpu = 0; cpu < threads; ++cpu) {
+  for (int cpu : cpus) {
     const std::string dir = "/sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/topology/";
     const std::string core = first_line(dir + "core_id");
     if (core.empty()) return std::nullopt;
@@ -163,32 +166,53 @@ void read_last_level_cache(CpuFacts& f) {
 #endif
 }
 
-// The copy ceiling: every thread of a pool as large as the kernels' copies its part of `src` to `dst`; the
-// median of the timed copies, bytes read + written, 1 GB = 1e9 B.
-double measure_copy(CpuCopyMethod& m) {
+// The ceilings (sim/memory_ceiling.h): every thread of a pool as large as the kernels' moves its part of
+// the buffers as each row says; the median of the timed passes, bytes read + written, 1 GB = 1e9 B. The
+// word loops are plain C++ so the compiler vectorizes them with ordinary stores, as it does the kernels.
+void measure_ceilings(const CpuCopyMethod& m, std::initializer_list<Ceiling> which,
+                      std::array<CpuCeilingMeasure, kCeilingCount>& out) {
+  using Word = std::uint32_t;
   const std::size_t block = kMiB;  // parallel_for hands out whole MiB blocks, contiguous per thread
   const int blocks = static_cast<int>(m.buffer_bytes / block);
-  std::vector<char> src(m.buffer_bytes, 1), dst(m.buffer_bytes, 0);  // filled: every page faulted in first
+  std::vector<Word> a(m.buffer_bytes / sizeof(Word), 1), b(m.buffer_bytes / sizeof(Word), 0);  // faulted in
   ThreadPool pool(m.threads);
-  const auto copy = [&] {
+  // Unknown to the compiler, so b = a ^ key stays a loop of loads and stores, not a memcpy call.
+  volatile Word key_source = 0;
+  const Word key = key_source;
+  const auto pass = [&](Ceiling c) {
     pool.parallel_for(blocks, [&](int begin, int end) {
-      const std::size_t at = static_cast<std::size_t>(begin) * block;
-      std::memcpy(dst.data() + at, src.data() + at, static_cast<std::size_t>(end - begin) * block);
+      const std::size_t first = static_cast<std::size_t>(begin) * block / sizeof(Word);
+      const std::size_t last = static_cast<std::size_t>(end) * block / sizeof(Word);
+      Word* const to = b.data();
+      const Word* const from = a.data();
+      switch (c) {
+        case Ceiling::Copy:
+          std::memcpy(to + first, from + first, (last - first) * sizeof(Word));
+          break;
+        case Ceiling::InPlace:
+          for (std::size_t i = first; i < last; ++i) to[i] += from[i];
+          break;
+        case Ceiling::ToOther:
+          for (std::size_t i = first; i < last; ++i) to[i] = from[i] ^ key;
+          break;
+      }
     });
   };
-  for (int i = 0; i < m.warmups; ++i) copy();
-  std::vector<double> gbps;
-  for (int i = 0; i < m.copies; ++i) {
-    const auto start = std::chrono::steady_clock::now();
-    copy();
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    gbps.push_back(2.0 * static_cast<double>(m.buffer_bytes) / seconds / 1e9);
-    src[static_cast<std::size_t>(i) * block % m.buffer_bytes] = dst[0];  // each copy's result is read
+  for (const Ceiling c : which) {
+    const CeilingInfo& row = ceiling_info(c);
+    for (int i = 0; i < m.warmups; ++i) pass(row.ceiling);
+    const double bytes = static_cast<double>(row.buffers_read + row.buffers_written) * m.buffer_bytes;
+    std::vector<double> gbps;
+    for (int i = 0; i < m.copies; ++i) {
+      const auto start = std::chrono::steady_clock::now();
+      pass(row.ceiling);
+      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      gbps.push_back(bytes / seconds / 1e9);
+      a[static_cast<std::size_t>(i) * block % a.size()] = b[0];  // each pass's result is read
+    }
+    std::sort(gbps.begin(), gbps.end());
+    out[static_cast<std::size_t>(row.ceiling)] = {gbps[gbps.size() / 2], gbps.front(), gbps.back()};
   }
-  std::sort(gbps.begin(), gbps.end());
-  m.min_gbps = gbps.front();
-  m.max_gbps = gbps.back();
-  return gbps[gbps.size() / 2];
 }
 
 struct Measured {
@@ -201,22 +225,40 @@ Measured read_facts() {
   CpuFacts& f = out.facts;
   f.model = cpuinfo_value("model name");
   if (f.model.empty()) f.model = "unknown CPU";
-  const unsigned hardware = std::thread::hardware_concurrency();
-  f.threads = hardware > 0 ? static_cast<int>(hardware) : 1;  // CpuBackend's default pool
-  f.cores = physical_cores(f.threads);
+  const UsableCpus usable = usable_cpus();
+  f.threads = usable.count;  // CpuBackend's default pool
+  f.online_cpus = usable.online;
+  f.cpu_quota = usable.quota;
+  f.threads_rule = usable.describe();
+  f.cores = physical_cores(usable.affinity);
   read_clock(f);
   read_last_level_cache(f);
   f.copy.buffer_bytes = cpu_copy_buffer_bytes(f.last_level_cache_bytes);
   f.copy.threads = f.threads;
   f.copy.warmups = 2;
   f.copy.copies = 9;
-  out.copy_gbps = measure_copy(f.copy);
+  measure_ceilings(f.copy, {Ceiling::Copy}, f.ceilings);
+  const CpuCeilingMeasure& copy = f.ceiling(Ceiling::Copy);
+  f.copy.min_gbps = copy.min_gbps;
+  f.copy.max_gbps = copy.max_gbps;
+  out.copy_gbps = copy.gbps;
   return out;
 }
 
 const Measured& measured() {
-  static const Measured m = read_facts();  // once per process: every backend shares one 0.2 s measurement
+  static const Measured m = read_facts();  // once per process: every backend shares one measurement
   return m;
+}
+
+// The copy's measurement and the other ceilings', measured apart and later: only what shows rows against
+// them (bench, the viewer) pays for these, not a --steps run.
+const std::array<CpuCeilingMeasure, kCeilingCount>& ceilings() {
+  static const std::array<CpuCeilingMeasure, kCeilingCount> all = [] {
+    std::array<CpuCeilingMeasure, kCeilingCount> out = measured().facts.ceilings;
+    measure_ceilings(measured().facts.copy, {Ceiling::InPlace, Ceiling::ToOther}, out);
+    return out;
+  }();
+  return all;
 }
 
 }  // namespace
@@ -255,9 +297,13 @@ double fp_pipe_instructions_per_cycle(const CpuFacts& f, Precision precision) {
 std::optional<double> cpu_issue_limit(const CpuFacts& f, Precision precision) {
   const CpuForceLoop& loop = f.force_loop(precision);
   if (!f.clock_mhz || !loop.fp_pipe_instructions || *loop.fp_pipe_instructions <= 0) return std::nullopt;
-  const int cores = std::min(f.threads, f.cores.value_or(f.threads));
-  return cores * *f.clock_mhz * 1e6 * fp_pipe_instructions_per_cycle(f, precision) *
+  return cpu_cores_used(f) * *f.clock_mhz * 1e6 * fp_pipe_instructions_per_cycle(f, precision) *
          loop.interactions_per_iteration / *loop.fp_pipe_instructions;
+}
+
+double cpu_cores_used(const CpuFacts& f) {
+  const double cores = std::min(f.threads, f.cores.value_or(f.threads));
+  return f.cpu_quota ? std::min(cores, *f.cpu_quota) : cores;
 }
 
 const CpuFacts& cpu_facts() {
@@ -304,6 +350,7 @@ DeviceInfo cpu_device_info(CpuTarget target) {
       static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
   d.copy_peak_gbps = m.copy_gbps;
   d.cpu = cpu_facts(target);
+  d.cpu->ceilings = ceilings();
   return d;
 }
 

@@ -12,15 +12,17 @@
 namespace coalesce {
 
 // The facts of this machine: read from /proc and /sys and the copy ceiling measured, the first time it is
-// called in a process (about 0.2 s with 128 MiB buffers); the same object afterwards. No target filled in.
+// called in a process (the ceilings take a few tenths of a second with 128 MiB buffers); the same object
+// afterwards. No target filled in.
 const CpuFacts& cpu_facts();
 
 // The machine's facts with the loops of `target` filled in: its name and width, the force loops' counts
 // and their issue limits.
 CpuFacts cpu_facts(CpuTarget target);
 
-// DeviceInfo of the CPU backend on `target`: cpu_facts(target) in `cpu`, the model as the name, the hardware
-// threads as multiprocessors, RAM as memory, the copy ceiling; the GPU-only values unknown.
+// DeviceInfo of the CPU backend on `target`: cpu_facts(target) in `cpu`, the model as the name, the usable
+// CPUs as multiprocessors, RAM as memory, the copy ceiling and the others (sim/memory_ceiling.h, measured
+// the first time this is called in a process); the GPU-only values unknown.
 DeviceInfo cpu_device_info(CpuTarget target = best_cpu_target());
 
 // Each copy buffer: 4 x the last-level cache, within 64 MiB..1 GiB, so no cache holds it; 256 MiB when the
@@ -37,7 +39,11 @@ int cpu_instruction_bits(const CpuFacts& facts, Precision precision);
 // doubling of the register past fp_pipe_bits (AVX-512 on 256-bit pipes); scalar and narrower: fp_pipes.
 double fp_pipe_instructions_per_cycle(const CpuFacts& facts, Precision precision);
 
-// The all-pairs issue limit of one precision, interactions/s: cores used (min(threads, cores)) x clock x
+// Cores the kernels' threads run on: min(threads, physical cores among the usable CPUs), no more than the
+// cgroup quota's CPUs (1.5 under a quota of 1.5).
+double cpu_cores_used(const CpuFacts& facts);
+
+// The all-pairs issue limit of one precision, interactions/s: cpu_cores_used x clock x
 // fp_pipe_instructions_per_cycle x interactions_per_iteration / fp_pipe_instructions; none when the clock
 // or the count is unknown.
 std::optional<double> cpu_issue_limit(const CpuFacts& facts, Precision precision);

@@ -2,9 +2,9 @@
 #include "sim/diagnostics.h"
 
 #include <cmath>
-#include <thread>
 
 #include "sim/thread_pool.h"
+#include "sim/usable_cpus.h"
 
 namespace coalesce {
 
@@ -62,8 +62,7 @@ Diagnostics diagnostics_of(const std::vector<ParticleRecord<Real>>& particles, c
   if (params.solver == Solver::AllPairs) {
     const int n = static_cast<int>(particles.size());
     std::vector<double> row(particles.size(), 0.0);
-    const unsigned hw = std::thread::hardware_concurrency();
-    ThreadPool pool(hw > 0 ? static_cast<int>(hw) : 1);
+    ThreadPool pool(usable_cpus().count);
     // Row i costs n - i: index k handles rows k and n-1-k, so contiguous chunks get equal work.
     pool.parallel_for((n + 1) / 2, [&](int begin, int end) {
       for (int k = begin; k < end; ++k) {

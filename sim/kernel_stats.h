@@ -27,6 +27,9 @@ struct KernelTiming {
   double bytes;         // bytes the kernel must move: each input read once, each output written once
   double interactions;  // body-body (or body-attractor) interactions; 0 where it does not apply
   Precision precision = Precision::Fp32;  // of the state the kernel read and wrote
+  // Of `bytes`: scratch the kernel wrote and read back (the all-pairs forces' partial sums; the CPU's staged
+  // source rows), so a reader can tell them from the state's bytes. 0 for every other kernel.
+  double scratch_bytes = 0;
 
   double gigabytes_per_second() const { return milliseconds > 0 ? bytes / (milliseconds * 1e6) : 0.0; }
   double interactions_per_second() const { return milliseconds > 0 ? interactions / (milliseconds * 1e-3) : 0.0; }

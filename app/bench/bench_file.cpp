@@ -11,6 +11,7 @@
 #include "sim/errors.h"
 #include "sim/limits.h"
 #include "sim/printable.h"
+#include "sim/memory_ceiling.h"
 
 namespace coalesce {
 namespace {
@@ -115,6 +116,18 @@ BenchRow read_row(const Reader& reader, const json& value, std::size_t index) {
   row.bytes = reader.optional_number(value, "bytes").value_or(0.0);
   row.interactions = reader.optional_number(value, "interactions").value_or(0.0);
   row.noisy = reader.optional_flag(value, "noisy");
+  row.scratch_bytes = reader.optional_bounded(value, "scratch_bytes", 0, row.bytes, 0.0);
+  // The row's ceiling, a name of the table only; runs before the ceilings (or a name this build does not
+  // know) were compared with the copy.
+  if (!headline_is_interactions(row)) {
+    const std::string ceiling = reader.optional_text(value, "ceiling");
+    const auto known = std::find_if(kCeilingTable.begin(), kCeilingTable.end(),
+                                    [&](const CeilingInfo& c) { return c.name == ceiling; });
+    const std::optional<double> percent = reader.optional_number(value, "percent_of_ceiling");
+    const bool read = known != kCeilingTable.end() && percent && *percent >= 0 && *percent <= 1e4;
+    row.ceiling = std::string(read ? known->name : ceiling_info(Ceiling::Copy).name);
+    row.percent_of_ceiling = read ? *percent : row.percent_of_copy;
+  }
   row.counters.reason = "not read back from the JSON";
   return row;
 }

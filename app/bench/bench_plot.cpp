@@ -63,12 +63,12 @@ std::vector<Group> group_rows(const std::vector<BenchRow>& rows, bool interactio
   return groups;
 }
 
-// Full scale: 100% of copy, or the next 25% step above the largest row: a row that beats its ceiling shows
-// as such rather than clipped.
+// Full scale: 100% of the ceilings, or the next 25% step above the largest row: a row that beats its ceiling
+// shows as such rather than clipped.
 double percent_scale(const std::vector<BenchRow>& rows) {
   double top = 100.0;
   for (const BenchRow& r : rows)
-    if (!headline_is_interactions(r)) top = std::max(top, std::ceil(r.percent_of_copy / 25.0) * 25.0);
+    if (!headline_is_interactions(r)) top = std::max(top, std::ceil(r.percent_of_ceiling / 25.0) * 25.0);
   return top;
 }
 
@@ -128,12 +128,13 @@ class Builder {
       const int group_top = m_y;
       for (int index : group.rows) {
         const BenchRow& row = m_run.rows[static_cast<std::size_t>(index)];
-        const double value = interactions ? row.interactions_per_second : row.percent_of_copy;
+        const double value = interactions ? row.interactions_per_second : row.percent_of_ceiling;
         const int length =
             std::max(kMinBar, static_cast<int>(std::lround(value / scale * (kBarsRight - kBarsLeft))));
         m_chart.rects.push_back({kBarsLeft, m_y, length, kBarHeight, Rgb::hex(layout_info(row.layout).colour),
                                  index, std::string(to_string(row.layout))});
-        const std::string label = interactions ? format("%.3g int/s", value) : format("%.1f%%", value);
+        const std::string label =
+            interactions ? format("%.3g int/s", value) : format("%.1f%% ", value) + row.ceiling;
         text(kBarsLeft + length + 6, m_y + 1, label, kInk);
         m_y += kBarHeight + kBarGap;
       }
@@ -182,6 +183,23 @@ std::optional<PlotFormat> plot_format(const std::string& path) {
   return std::nullopt;
 }
 
+namespace {
+// The ceilings the rows were compared with, each with its GB/s: "in-place A, to-other B GB/s". Worked out
+// from the rows themselves (GB/s over their share of it), so a run read back from its file says the same.
+std::string ceilings_caption(const BenchResult& run) {
+  std::string out;
+  for (const CeilingInfo& c : kCeilingTable) {
+    const auto row = std::find_if(run.rows.begin(), run.rows.end(), [&](const BenchRow& r) {
+      return r.ceiling == c.name && r.percent_of_ceiling > 0 && !headline_is_interactions(r);
+    });
+    if (row == run.rows.end()) continue;
+    out += (out.empty() ? "" : ", ") + std::string(c.name) +
+           format(" %.1f", 100.0 * row->gbps / row->percent_of_ceiling);
+  }
+  return out.empty() ? "none" : out + " GB/s";
+}
+}  // namespace
+
 Chart bench_chart(const BenchResult& run, const std::string& source) {
   if (run.rows.empty())
     throw UsageError("--plot: " + source +
@@ -191,9 +209,14 @@ Chart bench_chart(const BenchResult& run, const std::string& source) {
                      std::to_string(kMaxPlotRows) + " (plot a smaller sweep: --particles, --layouts, --solver)");
   Builder builder(run);
   builder.header();
-  builder.section("Memory-bound kernels: % of the copy ceiling (" +
-                      format(run.device.gpu ? "%.0f GB/s" : "%.1f GB/s", run.device.copy_peak_gbps) + ", " +
-                      copy_ceiling_label(run.device) + ", measured in this run); bars labelled with their value",
+  builder.section(run.device.gpu
+                      ? "Memory-bound kernels: % of the copy ceiling (" +
+                            format("%.0f GB/s", run.device.copy_peak_gbps) + ", " +
+                            copy_ceiling_label(run.device) +
+                            ", measured in this run); bars labelled with their value"
+                      : "Memory-bound kernels: % of the ceiling that moves bytes as each kernel does (" +
+                            ceilings_caption(run) + "; " + copy_ceiling_label(run.device) +
+                            ", measured in this run); bars labelled with value and ceiling",
                   group_rows(run.rows, false), percent_scale(run.rows), false);
   builder.section("All-pairs forces: compute bound, so % of copy means nothing; interactions/s instead",
                   group_rows(run.rows, true), rate_scale(run.rows), true);

@@ -47,27 +47,27 @@ void print_bench_table(const BenchResult& r, std::FILE* out) {
                       "load/store request (4.0 = coalesced 4-byte words)\n");
   const std::string clocks = clocks_note(d, readings);
   if (!clocks.empty()) std::fprintf(out, "note: %s\n", clocks.c_str());
-  std::fprintf(out, "%-10s %9s %-6s %-4s %-9s %-12s %10s %6s %9s %7s %14s", "solver", "N", "layout", "prec",
-               "kernel", "variant", "median ms", "cv", "GB/s", "% copy", "interactions/s");
+  std::fprintf(out, "%-10s %9s %-6s %-4s %-9s %-12s %10s %6s %9s %7s %-8s %14s", "solver", "N", "layout",
+               "prec", "kernel", "variant", "median ms", "cv", "GB/s", "% ceil", "ceiling", "interactions/s");
   std::fprintf(out, " %10s", "pairs/s");
   if (d.cpu) std::fprintf(out, " %7s", "% limit");
   std::fprintf(out, counted ? " %5s %9s\n" : "\n", "hw/f", "sect/req");
   int noisy = 0;
   for (const BenchRow& row : r.rows) {
-    // The all-pairs forces are compute bound: interactions/s is their figure, and GB/s and % of copy say
-    // nothing, so those cells stay empty; other rows have no interactions/s unless they count some.
+    // The all-pairs forces are compute bound: interactions/s is their figure, and GB/s and % of a ceiling
+    // say nothing, so those cells stay empty; other rows have no interactions/s unless they count some.
     const bool by_interactions = headline_is_interactions(row);
     char gbps[32] = "", percent[32] = "", rate[32] = "";
     if (!by_interactions) {
       std::snprintf(gbps, sizeof gbps, "%.1f", row.gbps);
-      std::snprintf(percent, sizeof percent, "%.1f%%", row.percent_of_copy);
+      std::snprintf(percent, sizeof percent, "%.1f%%", row.percent_of_ceiling);
     }
     if (row.interactions > 0) std::snprintf(rate, sizeof rate, "%.3e", row.interactions_per_second);
-    std::fprintf(out, "%-10s %9d %-6s %-4s %-9s %-12s %10.4f %5.1f%%%s %9s %7s %14s",
+    std::fprintf(out, "%-10s %9d %-6s %-4s %-9s %-12s %10.4f %5.1f%%%s %9s %7s %-8s %14s",
                  std::string(to_string(row.solver)).c_str(), row.particles,
                  std::string(to_string(row.layout)).c_str(), std::string(to_string(row.precision)).c_str(),
-                 row.kernel.c_str(), row.variant.c_str(),
-                 row.median_ms, row.cv_percent, row.noisy ? "*" : " ", gbps, percent, rate);
+                 row.kernel.c_str(), row.variant.c_str(), row.median_ms, row.cv_percent,
+                 row.noisy ? "*" : " ", gbps, percent, by_interactions ? "" : row.ceiling.c_str(), rate);
     char pairs[32] = "";
     if (row.pair_evaluations_per_second > 0)
       std::snprintf(pairs, sizeof pairs, "%.3e", row.pair_evaluations_per_second);
@@ -110,6 +110,10 @@ std::string bench_json(const BenchResult& r) {
                     {"bytes", row.bytes},
                     {"gbps", row.gbps},
                     {"percent_of_copy", row.percent_of_copy},
+                    {"ceiling", row.ceiling.empty() ? nlohmann::json(nullptr) : nlohmann::json(row.ceiling)},
+                    {"percent_of_ceiling",
+                     row.ceiling.empty() ? nlohmann::json(nullptr) : nlohmann::json(row.percent_of_ceiling)},
+                    {"scratch_bytes", row.scratch_bytes},
                     {"interactions", row.interactions},
                     {"interactions_per_second", row.interactions_per_second},
                     {"pair_evaluations_per_second", row.pair_evaluations_per_second > 0
@@ -128,22 +132,28 @@ std::string bench_json(const BenchResult& r) {
       {"device", device_json(r.device)},
       {"method",
        {{"repeats", r.plan.repeats},
-        {"min_repeats", r.plan.repeat_budget_ms > 0 ? nlohmann::json(r.plan.min_repeats) : nlohmann::json(nullptr)},
+        {"min_repeats",
+         r.plan.repeat_budget_ms > 0 ? nlohmann::json(r.plan.min_repeats) : nlohmann::json(nullptr)},
         {"repeat_budget_ms",
          r.plan.repeat_budget_ms > 0 ? nlohmann::json(r.plan.repeat_budget_ms) : nlohmann::json(nullptr)},
         {"warmup_calls", r.plan.warmup_calls},
         {"warmup_ms", r.plan.warmup_ms},
         {"statistic", "median"},
-        {"launches", r.device.gpu ? "each row's timed calls queued behind a held stream, then released, so each "
-                                    "call's events time the device alone (kernels/launch_hold.h)"
-                                  : "each call timed on the host with steady_clock around its parallel pass over "
-                                    "the kernels' thread pool (sim/cpu_backend.cpp)"},
+        {"launches", r.device.gpu
+                         ? "each row's timed calls queued behind a held stream, then released, so each "
+                           "call's events time the device alone (kernels/launch_hold.h)"
+                         : "each call timed on the host with steady_clock around its parallel pass over "
+                           "the kernels' thread pool (sim/cpu_backend.cpp)"},
         {"noisy_cv_percent", kNoisyCvPercent},
-        {"bytes", "sim/byte_counts.h: each input read once, each output written once"},
+        {"bytes",
+         "sim/byte_counts.h: each input read once, each output written once, plus the partial sums "
+         "an all-pairs scheme writes and reads back (scratch_bytes)"},
         {"copy_peak", copy_ceiling_method(r.device)},
+        {"ceilings", ceilings_json(r.device)},
         {"issue_limit", r.device.cpu ? issue_limit_method(*r.device.cpu) : nlohmann::json(nullptr)},
-        {"counters", "a separate pass per row after the timed repeats: one call under CUPTI's range profiler "
-                     "(kernel replay), so the timed samples carry no profiling"}}},
+        {"counters",
+         "a separate pass per row after the timed repeats: one call under CUPTI's range profiler "
+         "(kernel replay), so the timed samples carry no profiling"}}},
       {"clocks", clocks_json(r.device, readings, r.counters_reason)},
       {"rows", rows},
   };

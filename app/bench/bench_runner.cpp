@@ -12,6 +12,7 @@
 #include "app/bench/bench_stats.h"
 #include "sim/cpu_info.h"
 #include "sim/layout_storage.h"
+#include "sim/memory_ceiling.h"
 #include "sim/nvtx_range.h"
 #include "sim/scene.h"
 
@@ -159,7 +160,7 @@ CounterReading reading_of(const CountedCall& counted, Launches which) {
 }
 
 BenchRow make_row(Solver solver, int n, Layout layout, std::string kernel, std::string variant,
-                  std::vector<KernelTiming> timings, double copy_peak_gbps, Precision precision) {
+                  std::vector<KernelTiming> timings, const DeviceInfo& device, Precision precision) {
   BenchRow row{solver, n, layout, std::move(kernel), std::move(variant), 0, 0, 0, 0, 0, false, 0, 0, 0, 0, 0, {},
                precision};
   if (timings.empty()) return row;
@@ -175,8 +176,17 @@ BenchRow make_row(Solver solver, int n, Layout layout, std::string kernel, std::
   row.cv_percent = coefficient_of_variation_percent(ms);
   row.noisy = row.cv_percent > kNoisyCvPercent;
   row.bytes = median.bytes;
+  row.scratch_bytes = median.scratch_bytes;
   row.gbps = median.gigabytes_per_second();
+  const double copy_peak_gbps = device.copy_peak_gbps;
   row.percent_of_copy = copy_peak_gbps > 0 ? 100.0 * row.gbps / copy_peak_gbps : 0.0;
+  // Each memory-bound row against the ceiling that moves bytes as its kernel does.
+  if (!(solver == Solver::AllPairs && median.kernel == KernelKind::Forces)) {
+    const Ceiling ceiling = kernel_ceiling(median.kernel, device.gpu);
+    const double gbps = device.ceiling_gbps(ceiling);
+    row.ceiling = std::string(ceiling_info(ceiling).name);
+    row.percent_of_ceiling = gbps > 0 ? 100.0 * row.gbps / gbps : 0.0;
+  }
   row.interactions = median.interactions;
   row.interactions_per_second = median.interactions_per_second();
   return row;
@@ -267,7 +277,7 @@ std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice
           result.backend_name = backend.name();
           result.device = backend.device_info();  // the copy ceiling of this run, measured at start-up
         }
-        const double copy_peak = result.device.copy_peak_gbps;
+        const DeviceInfo& ceilings = result.device;  // the ceilings measured at start-up
         counting.decide(plan, backend, result);
         backend.upload(initial);
         const std::unique_ptr<PackTarget> target = backend.make_pack_target();
@@ -303,14 +313,14 @@ std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice
             std::vector<KernelTiming> forces, drift;
             for (const KernelTiming& t : both) (t.kernel == KernelKind::Forces ? forces : drift).push_back(t);
             const CountedCall counted_step = counting.count(backend, step);
-            rows.push_back(make_row(solver, n, layout, "forces", variant, forces, copy_peak, precision));
+            rows.push_back(make_row(solver, n, layout, "forces", variant, forces, ceilings, precision));
             BenchRow& row = rows.back();
             row.counters = reading_of(counted_step, Launches::AllButLast);
             if (solver == Solver::AllPairs && row.median_ms > 0)
               row.pair_evaluations_per_second = pair_evaluations(scheme, n) / (row.median_ms * 1e-3);
             if (sweeps(solver, "integrate")) {
               progress(++done, total, where + " integrate");
-              rows.push_back(make_row(solver, n, layout, "integrate", "", drift, copy_peak, precision));
+              rows.push_back(make_row(solver, n, layout, "integrate", "", drift, ceilings, precision));
               rows.back().counters = reading_of(counted_step, Launches::Last);
             }
           }
@@ -325,7 +335,7 @@ std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice
             rows.push_back(make_row(solver, n, layout, "pack", std::string(to_string(variant)),
                                     timed_repeats(backend, where + " pack " + std::string(to_string(variant)),
                                                   plan, pack, of(KernelKind::Pack, layout)),
-                                    copy_peak, precision));
+                                    ceilings, precision));
             rows.back().counters = reading_of(counting.count(backend, pack), Launches::All);
           }
 
@@ -347,11 +357,11 @@ std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice
             (t.layout == next ? there : back).push_back(t);
           const CountedCall counted_trip = counting.count(backend, round_trip);
           rows.push_back(make_row(solver, n, layout, "convert", "to " + std::string(to_string(next)), there,
-                                  copy_peak, precision));
+                                  ceilings, precision));
           rows.back().counters = reading_of(counted_trip, Launches::FirstHalf);
           progress(++done, total, where + " convert back");
           rows.push_back(make_row(solver, n, next, "convert", "to " + std::string(to_string(layout)), back,
-                                  copy_peak, precision));
+                                  ceilings, precision));
           rows.back().counters = reading_of(counted_trip, Launches::SecondHalf);
         }
       }

@@ -44,12 +44,18 @@ struct BenchRow {
   bool noisy;         // cv_percent above kNoisyCvPercent
   double bytes;  // sim/byte_counts.h formula for this kernel and layout
   double gbps;   // bytes / median time
-  double percent_of_copy;
+  double percent_of_copy;  // of the copy ceiling, kept for runs before the ceilings; percent_of_ceiling is
+                           // the figure
   double interactions;  // forces only
   double interactions_per_second;
   CounterReading counters;  // the hardware's counts of one call, from a pass apart from the timed one
   Precision precision = Precision::Fp32;  // of the state the row's kernel read and wrote
   double pair_evaluations_per_second = 0;  // all-pairs forces only: pairs the scheme evaluates / median time
+  // The memory ceiling the row is compared with (sim/memory_ceiling.h: "copy", "in-place", "to-other") and
+  // its share of it; "" and 0 for the compute-bound all-pairs forces.
+  std::string ceiling{};
+  double percent_of_ceiling = 0;
+  double scratch_bytes = 0;  // of `bytes`: the partial sums written and read back (all-pairs forces), else 0
 };
 
 struct BenchResult {

@@ -3,11 +3,11 @@
 
 #include <algorithm>
 #include <string>
-#include <thread>
 
 #include "app/services/cuda_services.h"
 #include "sim/cpu_backend.h"
 #include "sim/errors.h"
+#include "sim/usable_cpus.h"
 
 namespace coalesce {
 
@@ -25,10 +25,9 @@ std::string cpu_fallback_notice(const std::string& why) {
 BackendSelection make_backend(BackendChoice choice, int particles, Layout layout, Precision precision,
                               std::optional<CpuTarget> cpu_target, const RankPlacement& placement) {
   const CpuTarget target = cpu_target.value_or(best_cpu_target());
-  // 0 (every hardware thread) for a process alone on its host; a share of them for each of several ranks.
-  const unsigned hardware = std::thread::hardware_concurrency();
+  // 0 (every usable CPU) for a process alone on its host; a share of them for each of several ranks.
   const int threads =
-      placement.ranks_on_host > 1 ? std::max(1, static_cast<int>(hardware) / placement.ranks_on_host) : 0;
+      placement.ranks_on_host > 1 ? std::max(1, usable_cpus().count / placement.ranks_on_host) : 0;
   if (choice == BackendChoice::Cpu)
     return {std::make_unique<CpuBackend>(particles, layout, threads, precision, target), ""};
   std::string why;

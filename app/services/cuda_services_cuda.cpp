@@ -21,10 +21,10 @@ int count_cuda_devices(std::string* why) {
 std::unique_ptr<Backend> make_cuda_backend(int particles, Layout layout, Precision precision,
                                            MemoryEstimate estimate, int device) {
   if (estimate == MemoryEstimate::Print)
-    std::fprintf(
-        stderr, "%s\n",
-        describe_device_memory(estimate_device_memory(particles, precision), free_device_memory(device))
-            .c_str());
+    std::fprintf(stderr, "%s\n",
+                 describe_device_memory(estimate_device_memory(particles, layout, precision, device),
+                                        free_device_memory(device))
+                     .c_str());
   try {
     return std::make_unique<CudaBackend>(particles, layout, device, precision);
   } catch (const DeviceMemoryError& e) {

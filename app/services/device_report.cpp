@@ -44,20 +44,34 @@ nlohmann::json force_loops_json(const CpuFacts& c) {
   return out;
 }
 
+// {"copy": {"gbps", "min_gbps", "max_gbps"}, "in-place": ..., "to-other": ...}.
+nlohmann::json ceilings_of(const CpuFacts& c) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const CeilingInfo& row : kCeilingTable) {
+    const CpuCeilingMeasure& m = c.ceiling(row.ceiling);
+    out[std::string(row.name)] = {{"gbps", m.gbps}, {"min_gbps", m.min_gbps}, {"max_gbps", m.max_gbps}};
+  }
+  return out;
+}
+
 nlohmann::json cpu_json(const CpuFacts& c) {
   return {{"threads", c.threads},
+          {"online_cpus", c.online_cpus},
+          {"cpu_quota", or_null(c.cpu_quota)},
+          {"threads_rule", c.threads_rule},
           {"cores", or_null(c.cores)},
           {"clock_mhz", or_null(c.clock_mhz)},
           {"clock_source", text_or_null(c.clock_source)},
           {"last_level_cache_bytes", or_null(c.last_level_cache_bytes)},
-          {"last_level_cache_level", c.last_level_cache_level > 0 ? nlohmann::json(c.last_level_cache_level)
-                                                                  : nlohmann::json(nullptr)},
+          {"last_level_cache_level",
+           c.last_level_cache_level > 0 ? nlohmann::json(c.last_level_cache_level) : nlohmann::json(nullptr)},
           {"target", c.target},
           {"simd", c.simd},
           {"simd_use", c.simd_use},
           {"fp_pipes", c.fp_pipes},
           {"fp_pipe_bits", c.fp_pipe_bits},
           {"force_loops", force_loops_json(c)},
+          {"ceilings", ceilings_of(c)},
           {"copy",
            {{"buffer_bytes", c.copy.buffer_bytes},
             {"threads", c.copy.threads},
@@ -81,7 +95,8 @@ std::string cache_text(const CpuFacts& c) {
 std::vector<std::string> cpu_header_lines(const DeviceInfo& d, const CpuFacts& c, const std::string& backend) {
   std::string cores = c.cores ? counted(*c.cores, "core") + ", " : std::string("cores unknown, ");
   std::vector<std::string> lines;
-  lines.push_back(backend + " | " + d.name + " | " + cores + counted(c.threads, "thread") + " used | clock " +
+  lines.push_back(backend + " | " + d.name + " | " + cores + counted(c.threads, "thread") + " used (" +
+                  c.threads_rule + ") | clock " +
                   (c.clock_mhz ? fixed("%.0f MHz", *c.clock_mhz) + ", " + c.clock_source : "unknown"));
   lines.push_back("SIMD: " + c.simd + " | force loop: " + c.simd_use);
   for (const PrecisionInfo& p : kPrecisionTable) {
@@ -91,6 +106,14 @@ std::vector<std::string> cpu_header_lines(const DeviceInfo& d, const CpuFacts& c
                     issue_limit_formula(c, p.precision));
   }
   lines.push_back("copy ceiling " + fixed("%.1f GB/s", d.copy_peak_gbps) + ": " + copy_ceiling_method(d));
+  // The ceilings the memory-bound rows are compared with, each measured as the copy is (same pool and
+  // buffers).
+  std::string ceilings = "ceilings of the rows:";
+  for (const CeilingInfo& row : kCeilingTable)
+    ceilings += std::string(row.ceiling == kCeilingTable.front().ceiling ? " " : "; ") +
+                std::string(row.name) + " " + fixed("%.1f GB/s", d.ceiling_gbps(row.ceiling)) + " (" +
+                ceiling_kernels(row.ceiling, false) + ")";
+  lines.push_back(ceilings + "; bytes read + written, docs/perf.md");
   return lines;
 }
 
@@ -135,18 +158,53 @@ std::string copy_ceiling_method(const DeviceInfo& d) {
          "), bytes read + written, measured at start-up";
 }
 
+std::string ceiling_kernels(Ceiling ceiling, bool gpu) {
+  std::string out;
+  for (KernelKind kind : {KernelKind::Forces, KernelKind::Integrate, KernelKind::Pack, KernelKind::Convert}) {
+    if (kernel_ceiling(kind, gpu) != ceiling) continue;
+    out += (out.empty() ? "" : ", ") +
+           std::string(kind == KernelKind::Forces ? "attractor forces" : to_string(kind));
+  }
+  return out.empty() ? "no row: percent_of_copy only" : out;
+}
+
+std::string ceiling_method(const DeviceInfo& d, Ceiling ceiling) {
+  if (ceiling == Ceiling::Copy) return copy_ceiling_method(d);
+  if (!d.cpu) return "not measured on a GPU: every GPU row is compared with the device copy";
+  const CpuCopyMethod& m = d.cpu->copy;
+  const CpuCeilingMeasure& c = d.cpu->ceiling(ceiling);
+  return std::string(ceiling_info(ceiling).cpu_method) + "; " + std::to_string(m.threads) +
+         (m.threads == 1 ? " thread" : " threads") + " of the kernels' pool, two " + mib(m.buffer_bytes) +
+         " buffers, " + std::to_string(m.warmups) + " warm-ups, median of " + std::to_string(m.copies) +
+         " (" + fixed("%.1f", c.min_gbps) + " to " + fixed("%.1f GB/s", c.max_gbps) +
+         "), bytes read + written";
+}
+
+nlohmann::json ceilings_json(const DeviceInfo& d) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const CeilingInfo& row : kCeilingTable) {
+    const double gbps = d.ceiling_gbps(row.ceiling);
+    out[std::string(row.name)] = gbps > 0 ? nlohmann::json{{"gbps", gbps},
+                                                           {"kernels", ceiling_kernels(row.ceiling, d.gpu)},
+                                                           {"method", ceiling_method(d, row.ceiling)}}
+                                          : nlohmann::json(nullptr);
+  }
+  return out;
+}
+
 std::string issue_limit_formula(const CpuFacts& c, Precision precision) {
   const CpuForceLoop& loop = c.force_loop(precision);
-  const int cores = std::min(c.threads, c.cores.value_or(c.threads));
+  const double cores = cpu_cores_used(c);
   const int bits = cpu_instruction_bits(c, precision);
   std::string loop_text = loop.instructions_per_iteration
                               ? " (of " + std::to_string(*loop.instructions_per_iteration) + " instructions)"
                               : std::string();
-  return counted(cores, "core") + " used x " +
+  return fixed("%g", cores) + (cores == 1 ? " core used x " : " cores used x ") +
          (c.clock_mhz ? fixed("%.0f MHz", *c.clock_mhz) : std::string("clock unknown")) + " x " +
-         fixed("%g", fp_pipe_instructions_per_cycle(c, precision)) + " multiply-class instructions per cycle (" +
-         std::to_string(c.fp_pipes) + " pipes of " + std::to_string(c.fp_pipe_bits) + " bits, assumed; " +
-         std::to_string(bits) + "-bit instructions) x " + std::to_string(loop.interactions_per_iteration) +
+         fixed("%g", fp_pipe_instructions_per_cycle(c, precision)) +
+         " multiply-class instructions per cycle (" + std::to_string(c.fp_pipes) + " pipes of " +
+         std::to_string(c.fp_pipe_bits) + " bits, assumed; " + std::to_string(bits) +
+         "-bit instructions) x " + std::to_string(loop.interactions_per_iteration) +
          " interactions per iteration / " +
          (loop.fp_pipe_instructions ? std::to_string(*loop.fp_pipe_instructions) : std::string("uncounted")) +
          " multiply-class instructions per iteration" + loop_text;

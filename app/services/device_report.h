@@ -32,6 +32,13 @@ std::string driver_text(const DeviceInfo& device);
 std::string copy_ceiling_label(const DeviceInfo& device);
 // How it was measured, in one sentence (the bench and lab JSON's method block).
 std::string copy_ceiling_method(const DeviceInfo& device);
+// The kernels compared with a ceiling, in words: "integrate, attractor forces" (sim/memory_ceiling.h).
+std::string ceiling_kernels(Ceiling ceiling, bool gpu);
+// How a ceiling was measured on this device, in one sentence (copy_ceiling_method for the copy).
+std::string ceiling_method(const DeviceInfo& device, Ceiling ceiling);
+// {"copy": {"gbps", "kernels", "method"}, "in-place": ..., "to-other": ...}: every ceiling this device
+// measured (the GPU's copy alone; the others null there), what each is compared with and how it was measured.
+nlohmann::json ceilings_json(const DeviceInfo& device);
 // How the CPU's all-pairs issue limit in `precision` is computed, in one sentence, with this machine's
 // numbers.
 std::string issue_limit_formula(const CpuFacts& cpu, Precision precision);

@@ -11,14 +11,15 @@
 #include "app/viewer/ffmpeg_pipe.h"
 #include "sim/errors.h"
 #include "sim/output_file.h"
+#include "sim/usable_cpus.h"
 
 namespace coalesce {
 namespace {
 
 // PNG encoding is the slow part (stb, ~50-100 ms a 1600x900 frame): a few workers keep up with a GPU.
 int png_workers() {
-  const unsigned cores = std::thread::hardware_concurrency();
-  return static_cast<int>(std::clamp(cores > 1 ? cores - 1 : 1u, 1u, 8u));
+  const int cores = usable_cpus().count;
+  return std::clamp(cores - 1, 1, 8);
 }
 
 }  // namespace

@@ -69,6 +69,33 @@ std::vector<std::string> clock_notes(const std::vector<HardwarePoint>& samples, 
   return notes_of(sm, memory);
 }
 
+std::string per_frame_note(double dram, double formula, double scratch) {
+  if (!(dram > 0) || !(formula > 0)) return "";
+  scratch = std::clamp(scratch, 0.0, formula);
+  const double state = formula - scratch;
+  const double beyond = std::max(0.0, dram - formula);
+  char text[320];
+  if (scratch >= state && scratch >= beyond)
+    std::snprintf(
+        text, sizeof text,
+        "most of these bytes are the forces' partial sums: %.0f of %.0f MB per frame, written and read "
+        "back (the state's own %.1f MB; beyond the formulas %.0f MB)",
+        scratch, dram, state, beyond);
+  else if (beyond >= state)
+    std::snprintf(
+        text, sizeof text,
+        "most of these bytes are in no formula: %.0f of %.0f MB per frame beyond the kernels' %.1f MB "
+        "(the draw's reads, the panel, sectors the layout wastes)",
+        beyond, dram, formula);
+  else
+    std::snprintf(
+        text, sizeof text,
+        "most of these bytes are the kernels' state: %.0f of %.0f MB per frame, so the ratio speaks of "
+        "the layout (partial sums %.0f MB, beyond the formulas %.0f MB)",
+        state, dram, scratch, beyond);
+  return text;
+}
+
 HardwareSeries::HardwareSeries(double interval_ms, double sm_maximum_mhz, double dram_maximum_mhz,
                                std::size_t hardware_capacity, std::size_t computed_capacity)
     : m_interval_ms(interval_ms),
@@ -106,6 +133,7 @@ void HardwareSeries::attribute(HardwarePoint& p) const {
     covered[l] += inside;
     p.frames += share_of_frame;
     p.formula_bytes += share_of_frame * it->formula_bytes;
+    p.scratch_bytes += share_of_frame * it->scratch_bytes;
     if (it->gigabytes_per_second) {
       per_run[l].add(*it->gigabytes_per_second, inside);
       every.add(*it->gigabytes_per_second, inside);

@@ -28,6 +28,7 @@ struct ComputedPoint {
   double formula_bytes = 0.0;  // the formula bytes of the kernel timings read in this frame
   double start_seconds = 0.0;  // set by HardwareSeries::add_frame: the previous frame's time
   Precision precision = Precision::Fp32;
+  double scratch_bytes = 0.0;  // of formula_bytes, the partial sums written and read back (KernelTiming)
 };
 
 // One hardware sample on the viewer's clock, with what the frames in its interval computed.
@@ -47,6 +48,7 @@ struct HardwarePoint {
   std::optional<double> computed_gigabytes_per_second;
   double frames = 0.0;         // frames in the interval, each counted by the share of it inside
   double formula_bytes = 0.0;  // their kernels' formula bytes, counted the same way
+  double scratch_bytes = 0.0;  // of those, the partial sums written and read back
   // A sample that covers no time, or whose clock counters read 0 (the sampler's first samples), measured
   // nothing: it is plotted as a gap and left out of every summary.
   // The H200's first samples read clocks of about 1e-7 MHz, not 0: no GPU clocks below 1 MHz, so such a
@@ -70,7 +72,16 @@ struct HardwarePoint {
     if (frames <= 0 || formula_bytes <= 0) return std::nullopt;
     return formula_bytes * 1e-6 / frames;
   }
+  std::optional<double> scratch_megabytes_per_frame() const {
+    if (frames <= 0 || formula_bytes <= 0) return std::nullopt;
+    return scratch_bytes * 1e-6 / frames;
+  }
 };
+
+// What most of a frame's DRAM bytes are, from the three parts the numbers tell apart: the formulas' partial
+// sums, the formulas' state bytes, and the DRAM beyond every formula (the draw, the panel, the sectors a
+// layout wastes). One line that names the largest with its MB; "" when DRAM or the formulas are unknown.
+std::string per_frame_note(double dram_megabytes, double formula_megabytes, double scratch_megabytes);
 
 // A clock over a run, as the work saw it: every measured sample in `mhz`, and a mean in which each
 // weighs by the DRAM bytes its interval moved, so an idle stretch at a low clock weighs next to nothing.

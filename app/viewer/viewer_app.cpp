@@ -54,6 +54,8 @@ ViewerApp::ViewerApp(const Options& options, RenderTarget& target, ViewerSimulat
   m_controls.draw_limit = options.draw_limit ? std::max(0, *options.draw_limit) : 0;
   m_controls.draw_limit_input = m_controls.draw_limit > 0 ? m_controls.draw_limit : kDefaultDrawLimit;
   m_interop = options.no_interop ? InteropUse::Off : InteropUse::Allowed;
+  if (m_simulation.start_size().particles > 0)
+    m_start_check = StartFrameCheck(start_size_rule(m_simulation.scene(), m_simulation.is_cuda()));
   rebuild_render_path();
   // --sweep K: all three layouts in Compare from the first frame, K frames each, for scripted screenshots;
   // with --sweep-precisions, all three in every precision.
@@ -97,6 +99,23 @@ void ViewerApp::add_notice(const std::string& text, bool error) {
   std::fprintf(stderr, "coalesce: %s\n", printable(text).c_str());
   m_model.notices.push_back({text, error});
   if (m_model.notices.size() > 6) m_model.notices.erase(m_model.notices.begin());
+}
+
+void ViewerApp::check_start_frame(double work_ms, const std::vector<KernelTiming>& timings) {
+  const bool was_settled = m_start_check.settled();
+  // What the frame spends beside the step, on this run's path.
+  const char* rest = m_path->mode() == RenderPathMode::Interop ? "the draw and the panel"
+                     : m_path->mode() == RenderPathMode::Copy  ? "the draw, the panel and the copy path"
+                                                               : "the draw, the panel and the upload";
+  const int n = m_simulation.backend().particle_count();
+  const std::optional<int> next = m_start_check.add_frame(n, work_ms, timings, rest);
+  if (next) m_requests.particles = *next;  // rebuilt next frame, as the panel's N is
+  if (was_settled || !m_start_check.settled()) return;
+  const int settled_n = next.value_or(n);
+  m_simulation.settle_start_size(settled_n, m_start_check.settled_reason());
+  std::printf("coalesce: N = %d after the first frames: %s; --particles N sets it\n", settled_n,
+              m_start_check.settled_reason().c_str());
+  std::fflush(stdout);
 }
 
 void ViewerApp::rebuild_render_path() {

@@ -16,6 +16,7 @@
 #include "app/viewer/viewer_model.h"
 #include "app/viewer/viewer_panel.h"
 #include "app/viewer/viewer_recording.h"
+#include "app/viewer/viewer_start_check.h"
 #include "render/orbit_camera.h"
 #include "render/particle_renderer.h"
 #include "render/render_target.h"
@@ -52,6 +53,9 @@ class ViewerApp {
   void record_frame(FramebufferSize size, double frame_ms, const std::vector<KernelTiming>& timings);
   void stop_recording(const std::string& because);
   void turn_camera(double wall_seconds);
+  // The start size's frame check (viewer_start_check.h): after a measured frame, asks for a lower N when
+  // the frame is over its budget, and says what limited N once settled.
+  void check_start_frame(double work_ms, const std::vector<KernelTiming>& timings);
   void add_notice(const std::string& text, bool error);
 
   std::chrono::steady_clock::time_point m_start = std::chrono::steady_clock::now();
@@ -94,6 +98,7 @@ class ViewerApp {
   static constexpr int kMaxDrawStride = 128;
   bool m_sweep_in_frames = false;              // --sweep K: a scripted sweep, K frames per step
   InteropUse m_interop = InteropUse::Allowed;  // --no-interop: Off
+  StartFrameCheck m_start_check;               // active when the viewer chose N itself
 };
 
 }  // namespace coalesce

@@ -62,8 +62,10 @@ int ViewerApp::run(const ViewerRun& run) {
     // The computed line first, then the samples whose intervals these frames fall in.
     const double now = seconds();
     const Solver solver = m_simulation.scene().params.solver;
+    double scratch = 0.0;
+    const double formula = combined_formula_bytes(timings, layout, precision, &scratch);
     m_hardware.add_frame({now, layout, combined_gigabytes_per_second(timings, layout, precision, solver),
-                          combined_formula_bytes(timings, layout, precision, solver), 0.0, precision});
+                          formula, 0.0, precision, scratch});
     m_hardware.poll();
 
     m_target.bind_framebuffer();
@@ -101,7 +103,13 @@ int ViewerApp::run(const ViewerRun& run) {
       m_imgui.render();
     }
     check_gl("drawing the frame");  // the panel's GL calls included; before a screenshot reads it back
+    if (m_start_check.measuring()) {
+      // The start size's frame check: this frame's whole work, waited for, without vsync's wait.
+      glFinish();
+      m_simulation.backend().synchronize();
+    }
     const Clock::time_point render_end = Clock::now();
+    check_start_frame(ms_between(start, render_end), timings);
 
     record_frame(size, ms_between(start, Clock::now()), timings);
     const bool last_frame = run.frames > 0 && frame + 1 >= run.frames;

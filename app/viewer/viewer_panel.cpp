@@ -55,6 +55,9 @@ void draw_frame_line(const ViewerModel& model, const ViewerControls& controls, c
   if (sim.start_size().particles > 0 && sim.start_size().particles == sim.backend().particle_count()) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("N chosen at start for %s (--particles N sets it)", sim.start_size().reason.c_str());
+    // The first frames' check: what the whole frame took and what limited N.
+    if (!sim.start_size().frames.empty())
+      ImGui::TextDisabled("first frames: %s", sim.start_size().frames.c_str());
     ImGui::PopTextWrapPos();
   }
   // Not a warning: the CPU backend is a supported way to run, so its notice is a quiet line.

@@ -120,8 +120,9 @@ std::string maximum_text(double mhz) {
   return mhz > 0 ? std::to_string(static_cast<long>(mhz + 0.5)) : std::string("-");
 }
 
-// Bytes per frame, hardware DRAM against the kernels' formulas, on one scale: their gap is the layout's
-// waste (plus the draw's reads, which no kernel row counts), and it moves at every layout switch.
+// Bytes per frame, hardware DRAM against the kernels' formulas (the forces' partial sums included), on one
+// scale: their gap is the layout's waste plus the draw's reads, which no kernel row counts, and it moves at
+// every layout switch. A line under it names what most of the bytes are, from these numbers.
 void draw_per_frame(const HardwareSeries& s, const TimeAxis& axis) {
   PlotLine hardware{{}, kHardwareColour, 0.0, ""};
   PlotLine formula{{}, kComputedColour, 0.0, ""};
@@ -153,14 +154,16 @@ void draw_per_frame(const HardwareSeries& s, const TimeAxis& axis) {
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "DRAM bytes of each sample divided by its frames (every kernel and the draw), against the\n"
-        "formula bytes of the kernels those frames timed; one scale, so the gap is what the hardware\n"
-        "moves beyond the formulas: whole sectors for AoS, and the draw's read of the render buffer");
-  // At small N the draw (render buffer, splat or points, tone map, panel) moves most of a frame's bytes,
-  // and no kernel formula counts it: the ratio then says little about the layout.
-  if (*last->formula_megabytes_per_frame() * 3 < *last->hardware_megabytes_per_frame()) {
+        "formula bytes of the kernels those frames timed, the all-pairs partial sums included; one\n"
+        "scale, so the gap is what the hardware moves beyond the formulas: whole sectors for AoS,\n"
+        "and the draw's read of the render buffer");
+  // Which part dominates, from the numbers: the partial sums, the state, or what no formula counts.
+  const std::string note =
+      per_frame_note(*last->hardware_megabytes_per_frame(), *last->formula_megabytes_per_frame(),
+                     last->scratch_megabytes_per_frame().value_or(0.0));
+  if (!note.empty()) {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("most of these bytes are the draw's, which no formula counts: the ratio speaks of the "
-                        "layout once the kernels dominate the frame (millions of particles)");
+    ImGui::TextDisabled("%s", note.c_str());
     ImGui::PopTextWrapPos();
   }
   hardware.top = formula.top = std::max(hardware.top * 1.3, 1.0);

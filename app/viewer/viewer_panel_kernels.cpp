@@ -7,7 +7,9 @@
 #include <imgui.h>
 
 #include "app/viewer/viewer_panel.h"
+#include "app/services/device_report.h"
 #include "sim/byte_counts.h"
+#include "sim/memory_ceiling.h"
 
 namespace coalesce {
 namespace {
@@ -57,7 +59,7 @@ void draw_kernel_section(const ViewerModel& model) {
   const Layout layout = sim.backend().layout();
   const Precision precision = sim.backend().precision();
   const Solver solver = sim.scene().params.solver;
-  const double copy_peak = sim.backend().device_info().copy_peak_gbps;
+  const DeviceInfo& device = sim.backend().device_info();
   ImGui::Text("layout %s   precision %s", std::string(to_string(layout)).c_str(),
               std::string(to_string(precision)).c_str());
   // The all-pairs scheme the forces row times, and what auto measured to choose it.
@@ -75,7 +77,7 @@ void draw_kernel_section(const ViewerModel& model) {
     ImGui::TableSetupColumn("kernel");
     ImGui::TableSetupColumn("ms");
     ImGui::TableSetupColumn("GB/s");
-    ImGui::TableSetupColumn("% copy");
+    ImGui::TableSetupColumn("% ceiling");
     ImGui::TableSetupColumn("interactions/s");
     ImGui::TableHeadersRow();
     for (KernelKind kind : kTableKernels) {
@@ -100,8 +102,16 @@ void draw_kernel_section(const ViewerModel& model) {
                             formula_tooltip(kind, layout, solver, precision).c_str(), s.bytes);
       }
       ImGui::TableNextColumn();
-      if (copy_peak > 0 && !by_interactions)
-        ImGui::Text("%.1f%%", 100.0 * s.gigabytes_per_second.value() / copy_peak);
+      // Each row against the ceiling that moves bytes as its kernel does (the copy on a GPU).
+      const Ceiling ceiling = kernel_ceiling(kind, device.gpu);
+      const double ceiling_gbps = device.ceiling_gbps(ceiling);
+      if (ceiling_gbps > 0 && !by_interactions) {
+        ImGui::Text("%.1f%% %s", 100.0 * s.gigabytes_per_second.value() / ceiling_gbps,
+                    std::string(ceiling_info(ceiling).name).c_str());
+        if (ImGui::IsItemHovered())
+          ImGui::SetTooltip("%s ceiling %.1f GB/s: %s", std::string(ceiling_info(ceiling).name).c_str(),
+                            ceiling_gbps, ceiling_method(device, ceiling).c_str());
+      }
       ImGui::TableNextColumn();
       if (kind == KernelKind::Forces) ImGui::Text("%.3g", s.interactions_per_second.value());
     }
@@ -140,7 +150,8 @@ std::vector<Precision> compare_precisions(const ViewerModel& model) {
 
 void draw_compare_section(const ViewerModel& model) {
   if (!ImGui::CollapsingHeader("Compare layouts and precisions", ImGuiTreeNodeFlags_DefaultOpen)) return;
-  const double copy_peak = model.simulation->backend().device_info().copy_peak_gbps;
+  const DeviceInfo& device = model.simulation->backend().device_info();
+  const double copy_peak = device.copy_peak_gbps;
   const Solver solver = model.simulation->scene().params.solver;
   const Precision current = model.simulation->backend().precision();
   const std::vector<Precision> precisions = compare_precisions(model);
@@ -151,18 +162,25 @@ void draw_compare_section(const ViewerModel& model) {
         "and precision; the live table above restarts at each switch, so the two differ while a\n"
         "row warms up. A switch of precision keeps the other precision's rows");
   ImGui::PushTextWrapPos(0.0f);
-  if (copy_peak > 0)
+  if (copy_peak > 0 && device.gpu)
     ImGui::TextDisabled("full bar: the copy ceiling (%.0f GB/s) for GB/s, the best row for interactions/s",
                         copy_peak);
+  else if (copy_peak > 0)
+    ImGui::TextDisabled(
+        "full bar: each kernel's ceiling for GB/s (in-place %.1f GB/s for integrate and forces, "
+        "to-other %.1f for pack), the best row for interactions/s",
+        device.ceiling_gbps(Ceiling::InPlace), device.ceiling_gbps(Ceiling::ToOther));
   else
     ImGui::TextDisabled("full bar: the best row");
   ImGui::PopTextWrapPos();
-  // One scale per kernel: the copy peak, or the best row where that is higher (CPU caches); for
-  // interactions/s, the best row.
+  // One scale per kernel: its ceiling, or the best row where that is higher; for interactions/s, the best
+  // row.
   double top[kKernelKinds] = {};
   for (KernelKind kind : kCompareKernels) {
     const KernelMetric metric = headline_metric(kind, solver);
-    top[static_cast<int>(kind)] = metric == KernelMetric::GigabytesPerSecond ? copy_peak : 0.0;
+    top[static_cast<int>(kind)] = metric == KernelMetric::GigabytesPerSecond
+                                      ? device.ceiling_gbps(kernel_ceiling(kind, device.gpu))
+                                      : 0.0;
     for (Precision precision : precisions)
       for (Layout layout : kAllLayouts)
         top[static_cast<int>(kind)] =
@@ -212,8 +230,10 @@ void draw_compare_section(const ViewerModel& model) {
                               kernel_label(kind).c_str(), value, c.milliseconds,
                               compute_bound_note(layout, precision).c_str());
           } else {
-            ImGui::SetTooltip("%s %s: %.1f GB/s, %.3f ms%s", label.c_str(), kernel_label(kind).c_str(), value,
-                              c.milliseconds, copy_peak > 0 ? " (full bar = copy peak)" : "");
+            const Ceiling ceiling = kernel_ceiling(kind, device.gpu);
+            ImGui::SetTooltip("%s %s: %.1f GB/s, %.3f ms (full bar = the %s ceiling, %.1f GB/s)",
+                              label.c_str(), kernel_label(kind).c_str(), value, c.milliseconds,
+                              std::string(ceiling_info(ceiling).name).c_str(), device.ceiling_gbps(ceiling));
           }
         }
       }

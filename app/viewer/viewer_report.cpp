@@ -11,6 +11,7 @@
 #include "app/services/utc_time.h"
 #include "app/viewer/viewer_panel.h"
 #include "app/viewer/viewer_report_hardware.h"
+#include "sim/memory_ceiling.h"
 #include "sim/path_parts.h"
 #include "sim/scene.h"
 
@@ -24,7 +25,8 @@ std::string text(std::string_view view) {
 }
 
 json kernels_json(const ViewerModel& model, Layout layout, Precision precision, Solver solver,
-                  double copy_peak) {
+                  const DeviceInfo& device) {
+  const double copy_peak = device.copy_peak_gbps;
   json kernels = json::object();
   for (KernelKind kind : {KernelKind::Forces, KernelKind::Integrate, KernelKind::Pack, KernelKind::Convert}) {
     const KernelStats& s = model.stats->kernel(kind);
@@ -34,12 +36,21 @@ json kernels_json(const ViewerModel& model, Layout layout, Precision precision, 
         {"gigabytes_per_second", s.gigabytes_per_second.value()},
         {"percent_of_copy_peak", copy_peak > 0 ? 100.0 * s.gigabytes_per_second.value() / copy_peak : 0.0},
         {"bytes_per_launch", s.bytes},
+        {"scratch_bytes_per_launch", s.scratch_bytes},
         {"byte_formula", byte_formula(kind, layout, solver, precision)},
         {"precision", text(to_string(precision))},  // the live table's: the run's now
         {"samples", s.milliseconds.count()},
         // Which of the numbers the panel shows: GB/s is kept raw but means nothing for all-pairs forces.
         {"metric", to_string(headline_metric(kind, solver))}};
     if (kind == KernelKind::Forces) k["interactions_per_second"] = s.interactions_per_second.value();
+    // The ceiling the panel's % column compares with (sim/memory_ceiling.h); null for compute-bound forces.
+    const Ceiling ceiling = kernel_ceiling(kind, device.gpu);
+    const double ceiling_gbps = device.ceiling_gbps(ceiling);
+    const bool memory_bound = headline_metric(kind, solver) == KernelMetric::GigabytesPerSecond;
+    k["ceiling"] = memory_bound ? json(std::string(ceiling_info(ceiling).name)) : json(nullptr);
+    k["percent_of_ceiling"] = memory_bound && ceiling_gbps > 0
+                                  ? json(100.0 * s.gigabytes_per_second.value() / ceiling_gbps)
+                                  : json(nullptr);
     kernels[text(to_string(kind))] = k;
   }
   return kernels;
@@ -155,7 +166,6 @@ json screenshot_report(const ViewerModel& model, const ViewerControls& controls,
   const FrameStats& f = *model.frames;
   const InteropCost interop =
       interop_cost(f, model.stats->kernel(KernelKind::Pack), model.render_path == RenderPathMode::Interop);
-  const double copy_peak = backend.device_info().copy_peak_gbps;
   json notices = json::array();
   for (const Notice& n : model.notices) notices.push_back({{"text", n.text}, {"error", n.error}});
   json root = {
@@ -193,9 +203,13 @@ json screenshot_report(const ViewerModel& model, const ViewerControls& controls,
       {"camera", camera_json(model)},
       // How the viewer chose N when nothing set it (app/services/start_size.h); null when the user or the
       // scene did.
-      {"start_size", sim.start_size().particles > 0 ? json{{"particles", sim.start_size().particles},
-                                                           {"reason", sim.start_size().reason}}
-                                                    : json(nullptr)},
+      // "frames": the first frames' check (null until it settled: fewer than about 8 frames, or still going).
+      {"start_size",
+       sim.start_size().particles > 0
+           ? json{{"particles", sim.start_size().particles},
+                  {"reason", sim.start_size().reason},
+                  {"frames", sim.start_size().frames.empty() ? json(nullptr) : json(sim.start_size().frames)}}
+           : json(nullptr)},
       {"simulation", {{"step", sim.step_count()}, {"time", sim.time()}}},
       {"frame",
        {{"fps", f.fps()},
@@ -212,7 +226,8 @@ json screenshot_report(const ViewerModel& model, const ViewerControls& controls,
         {"interop_ms", interop.milliseconds},
         {"interop_share_of_frame", interop.share_of_frame},
         {"frames", f.frames + 1}}},  // this frame is drawn but FrameStats counts it after present()
-      {"kernels", kernels_json(model, backend.layout(), backend.precision(), scene.params.solver, copy_peak)},
+      {"kernels", kernels_json(model, backend.layout(), backend.precision(), scene.params.solver,
+                               backend.device_info())},
       // compare: settings.precision's rows, as before precisions; compare_by_precision: every precision's.
       {"compare", compare_json(model, backend.precision(), scene.params.solver)},
       {"compare_by_precision", compare_by_precision_json(model, scene.params.solver)},

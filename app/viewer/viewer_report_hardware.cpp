@@ -105,20 +105,27 @@ json sampled_hardware_json(const ViewerHardware& hardware, Precision precision) 
        it != points.end(); ++it) {
     const bool measured = it->measured();
     const auto when_measured = [&](double value) { return measured ? json(value) : json(nullptr); };
-    recent.push_back({{"seconds", it->end_seconds},
-                      {"measured", measured},
-                      {"dram_read_gigabytes_per_second", when_measured(it->dram_read_gigabytes_per_second)},
-                      {"dram_write_gigabytes_per_second", when_measured(it->dram_write_gigabytes_per_second)},
-                      {"sm_clock_mhz", when_measured(it->sm_clock_mhz)},
-                      {"memory_clock_mhz", when_measured(it->dram_clock_mhz)},
-                      {"layout", it->layout ? json(std::string(to_string(*it->layout))) : json(nullptr)},
-                      {"precision", it->layout ? json(std::string(to_string(it->precision))) : json(nullptr)},
-                      {"layout_share", it->layout ? json(it->layout_share) : json(nullptr)},
-                      {"frames", it->frames},
-                      {"computed_gigabytes_per_second", optional_number(it->computed_gigabytes_per_second)},
-                      {"dram_megabytes_per_frame",
-                       measured ? optional_number(it->hardware_megabytes_per_frame()) : json(nullptr)},
-                      {"formula_megabytes_per_frame", optional_number(it->formula_megabytes_per_frame())}});
+    recent.push_back(
+        {{"seconds", it->end_seconds},
+         {"measured", measured},
+         {"dram_read_gigabytes_per_second", when_measured(it->dram_read_gigabytes_per_second)},
+         {"dram_write_gigabytes_per_second", when_measured(it->dram_write_gigabytes_per_second)},
+         {"sm_clock_mhz", when_measured(it->sm_clock_mhz)},
+         {"memory_clock_mhz", when_measured(it->dram_clock_mhz)},
+         {"layout", it->layout ? json(std::string(to_string(*it->layout))) : json(nullptr)},
+         {"precision", it->layout ? json(std::string(to_string(it->precision))) : json(nullptr)},
+         {"layout_share", it->layout ? json(it->layout_share) : json(nullptr)},
+         {"frames", it->frames},
+         {"computed_gigabytes_per_second", optional_number(it->computed_gigabytes_per_second)},
+         {"dram_megabytes_per_frame",
+          measured ? optional_number(it->hardware_megabytes_per_frame()) : json(nullptr)},
+         {"formula_megabytes_per_frame", optional_number(it->formula_megabytes_per_frame())},
+         {"partial_sum_megabytes_per_frame", optional_number(it->scratch_megabytes_per_frame())},
+         {"note",
+          measured && it->hardware_megabytes_per_frame() && it->formula_megabytes_per_frame()
+              ? json(per_frame_note(*it->hardware_megabytes_per_frame(), *it->formula_megabytes_per_frame(),
+                                    it->scratch_megabytes_per_frame().value_or(0.0)))
+              : json(nullptr)}});
   }
   const std::optional<Summary> decode = hardware.decode_milliseconds();
   return {{"available", true},

@@ -2,6 +2,7 @@
 #include "app/viewer/viewer_simulation.h"
 
 #include <chrono>
+#include <map>
 
 #include "app/services/cuda_services.h"
 #include "app/services/force_choice.h"
@@ -13,8 +14,9 @@ namespace coalesce {
 namespace {
 
 // The mean wall time of a step at `n` on the backend the run will use, after one warm-up step; each step is
-// waited for, so the GPU's time is in it. At least 3 steps, and up to 30 ms of them.
-double measure_step_ms(const Scene& scene, int n, const Options& options, bool gpu) {
+// waited for, so the GPU's time is in it. At least 3 steps, and up to 30 ms of them. All-pairs steps with
+// the scheme the run will use at this N: --forces, or auto's own measurement here (`forces` names it).
+double measure_step_ms(const Scene& scene, int n, const Options& options, bool gpu, std::string& forces) {
   Scene trial = scene;
   trial.particles = n;
   std::unique_ptr<Backend> backend =
@@ -22,6 +24,9 @@ double measure_step_ms(const Scene& scene, int n, const Options& options, bool g
           : std::make_unique<CpuBackend>(n, options.layout, 0, options.precision,
                                          options.cpu_target.value_or(best_cpu_target()));
   backend->upload(generate_initial_state(trial));
+  const ForceChoice choice = choose_forces(*backend, trial.params, 0.0, options.forces);
+  trial.params.forces = choice.scheme;
+  forces = trial.params.solver == Solver::AllPairs ? std::string(to_string(choice.scheme)) : std::string();
   SimClock clock;
   const auto step = [&] {
     backend->step(trial.params, clock.time(trial.params.dt));
@@ -44,8 +49,10 @@ double measure_step_ms(const Scene& scene, int n, const Options& options, bool g
 SizeChoice measured_start_size(const Scene& scene, const Options& options) {
   const bool gpu = options.backend != BackendChoice::Cpu && count_cuda_devices(nullptr) > 0;
   const SizeRule rule = start_size_rule(scene, gpu);
-  const std::vector<SizeTrial> trials = measure_doubling(
-      gpu ? 4096 : 256, rule, [&](int n) { return measure_step_ms(scene, n, options, gpu); });
+  std::map<int, std::string> forces;  // the scheme each trial timed
+  std::vector<SizeTrial> trials = measure_doubling(
+      gpu ? 4096 : 256, rule, [&](int n) { return measure_step_ms(scene, n, options, gpu, forces[n]); });
+  for (SizeTrial& t : trials) t.forces = forces[t.particles];
   SizeChoice choice = choose_start_size(trials, rule);
   choice.reason = std::string(gpu ? "this GPU" : "this CPU") + ": " + choice.reason;
   return choice;

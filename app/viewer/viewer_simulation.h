@@ -43,6 +43,12 @@ class ViewerSimulation {
   // How the viewer chose N at start (app/services/start_size.h); particles is 0 when the user or the scene
   // set it.
   const SizeChoice& start_size() const { return m_start_size; }
+  // The first frames' check settled (app/viewer/viewer_start_check.h): N is `particles` from now on (the
+  // caller rebuilds when it is lower) and `line` says why.
+  void settle_start_size(int particles, const std::string& line) {
+    m_start_size.particles = particles;
+    m_start_size.frames = line;
+  }
   // The --load-state file the state started from; empty once the state comes from the scene's seed.
   const std::string& state_file() const { return m_state_file; }
   // What loading --load-state converted (byte order, precision), "" when nothing; the viewer prints it.

@@ -47,8 +47,15 @@ std::optional<double> combined_gigabytes_per_second(const std::vector<KernelTimi
 }
 
 double combined_formula_bytes(const std::vector<KernelTiming>& timings, Layout layout, Precision precision,
-                              Solver solver) {
-  return bytes_and_milliseconds(timings, layout, precision, solver).first;
+                              double* scratch) {
+  double bytes = 0.0, partial = 0.0;
+  for (const KernelTiming& t : timings) {
+    if (t.layout != layout || t.precision != precision) continue;
+    bytes += t.bytes;
+    partial += t.scratch_bytes;
+  }
+  if (scratch) *scratch = partial;
+  return bytes;
 }
 
 void ViewerStats::add(const std::vector<KernelTiming>& timings, Layout layout, Precision precision) {
@@ -71,6 +78,7 @@ void ViewerStats::add(const std::vector<KernelTiming>& timings, Layout layout, P
     s.gigabytes_per_second.add(t.gigabytes_per_second());
     s.interactions_per_second.add(t.interactions_per_second());
     s.bytes = t.bytes;
+    s.scratch_bytes = t.scratch_bytes;
     push_history(s.history_gbps, s.gigabytes_per_second.value());
     push_history(s.history_interactions, s.interactions_per_second.value());
   }

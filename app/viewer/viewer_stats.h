@@ -46,9 +46,11 @@ const char* to_string(KernelMetric metric);  // forces, integrate, pack, convert
 // computed line.
 std::optional<double> combined_gigabytes_per_second(const std::vector<KernelTiming>& timings, Layout layout,
                                                     Precision precision, Solver solver);
-// The same timings' formula bytes, summed: what the frame's kernels must move (the hardware plot's per-frame line).
+// Every timing's formula bytes in `layout` and `precision`, the all-pairs forces' included (their partial
+// sums can be most of a frame's bytes): what the frame's kernels must move, the hardware plot's per-frame
+// line. `scratch` (when given) receives the part of them that is partial sums written and read back.
 double combined_formula_bytes(const std::vector<KernelTiming>& timings, Layout layout, Precision precision,
-                              Solver solver);
+                              double* scratch = nullptr);
 constexpr int kHistoryLength = 240;
 
 struct KernelStats {
@@ -56,6 +58,7 @@ struct KernelStats {
   Ema gigabytes_per_second;
   Ema interactions_per_second;
   double bytes = 0;                        // of the last launch: the byte formula's value
+  double scratch_bytes = 0;                // of those, the partial sums written and read back (KernelTiming)
   std::deque<float> history_gbps;          // smoothed GB/s, oldest first, for PlotLines
   std::deque<float> history_interactions;  // smoothed interactions/s (forces), for all-pairs' plot
   bool seen() const { return milliseconds.count() > 0; }

@@ -1,9 +1,8 @@
 // The CPU's facts (sim/cpu_info.h): the rules on values of the test's own, and what this machine reports.
 #include <gtest/gtest.h>
 
-#include <thread>
-
 #include "sim/cpu_info.h"
+#include "sim/usable_cpus.h"
 #include "tests/support/test_random.h"
 
 namespace coalesce {
@@ -49,7 +48,10 @@ TEST(CpuInfo, IssueLimitFollowsItsFormulaAndIsUnknownWithoutItsTerms) {
   CpuForceLoop& loop = f.force_loop(precision);
   loop.interactions_per_iteration = rng.uniform_int(1, 32);
   loop.fp_pipe_instructions = rng.uniform_int(5, 60);
-  const double cores = std::min(f.threads, *f.cores);
+  // Half the time a cgroup quota, which caps the cores counted even where it is fractional.
+  if (rng.uniform_int(0, 1) == 1) f.cpu_quota = rng.uniform(0.1f, 300.0f);
+  const double cores = std::min<double>(std::min(f.threads, *f.cores), f.cpu_quota.value_or(1e9));
+  EXPECT_DOUBLE_EQ(cpu_cores_used(f), cores);
   // A register wider than a pipe occupies width / pipe_bits pipes; narrower ones take a whole pipe each.
   const int bits = f.vector_bits > 0 ? f.vector_bits : (precision == Precision::Fp32 ? 32 : 64);
   const double per_cycle = bits > f.fp_pipe_bits ? f.fp_pipes * f.fp_pipe_bits / double(bits) : f.fp_pipes;
@@ -68,8 +70,8 @@ TEST(CpuInfo, IssueLimitFollowsItsFormulaAndIsUnknownWithoutItsTerms) {
 
 TEST(CpuInfo, ThisMachinesFactsHangTogether) {
   const CpuFacts& f = cpu_facts();
-  const unsigned hardware = std::thread::hardware_concurrency();
-  EXPECT_EQ(f.threads, hardware > 0 ? static_cast<int>(hardware) : 1);
+  EXPECT_EQ(f.threads, usable_cpus().count);  // affinity and quota: not every CPU the machine has
+  EXPECT_EQ(f.threads_rule, usable_cpus().describe());
   EXPECT_EQ(f.copy.threads, f.threads);  // the copy uses every thread the kernels use
   if (f.cores) EXPECT_LE(*f.cores, f.threads);
   EXPECT_EQ(f.copy.buffer_bytes, cpu_copy_buffer_bytes(f.last_level_cache_bytes));

@@ -9,6 +9,8 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <string>
 #include <thread>
 #include <optional>
 #include <stdexcept>
@@ -552,25 +554,32 @@ TEST(HardwareSeries, WithoutSamplerItSaysWhyAndAFailingOneStopsWithItsError) {
   failing.poll();  // no sampler, no throw
 }
 
-// Late timings of another layout or precision (a switch's) are not this frame's kernels.
+// Late timings of another layout or precision (a switch's) are not this frame's kernels. The computed GB/s
+// is the memory-bound kernels'; the per-frame formula bytes are every kernel's, the all-pairs forces' partial
+// sums included, and say how much of them are partial sums.
 TEST(HardwareSeries, ComputedLineIsFormulaBytesOverGpuTimeOfTheCurrentLayoutsGbpsKernels) {
   TestRng rng;
   const Layout current = random_layout(rng);
   const Precision precision = random_precision(rng);
   const Solver solver = rng.uniform_int(0, 1) ? Solver::AllPairs : Solver::Attractors;
   std::vector<KernelTiming> timings;
-  double bytes = 0.0, ms = 0.0;
+  double bytes = 0.0, ms = 0.0, frame_bytes = 0.0, frame_scratch = 0.0;
   for (int i = rng.uniform_int(1, 16); i > 0; --i) {
-    const KernelTiming t{static_cast<KernelKind>(rng.uniform_int(0, 3)),
-                         random_layout(rng),
-                         rng.uniform(0.01f, 5.0f),
-                         rng.uniform(1e6f, 1e9f),
-                         0.0,
-                         random_precision(rng)};
+    KernelTiming t{static_cast<KernelKind>(rng.uniform_int(0, 3)),
+                   random_layout(rng),
+                   rng.uniform(0.01f, 5.0f),
+                   rng.uniform(1e6f, 1e9f),
+                   0.0,
+                   random_precision(rng)};
+    if (t.kernel == KernelKind::Forces && rng.uniform_int(0, 1)) {
+      t.scratch_bytes = rng.uniform(1e6f, 4e8f);
+      t.bytes += t.scratch_bytes;
+    }
     timings.push_back(t);
-    if (t.layout != current || t.precision != precision ||
-        headline_metric(t.kernel, solver) != KernelMetric::GigabytesPerSecond)
-      continue;
+    if (t.layout != current || t.precision != precision) continue;
+    frame_bytes += t.bytes;
+    frame_scratch += t.scratch_bytes;
+    if (headline_metric(t.kernel, solver) != KernelMetric::GigabytesPerSecond) continue;
     bytes += t.bytes;
     ms += t.milliseconds;
   }
@@ -579,7 +588,9 @@ TEST(HardwareSeries, ComputedLineIsFormulaBytesOverGpuTimeOfTheCurrentLayoutsGbp
   if (combined) {
     EXPECT_NEAR(*combined, bytes / (ms * 1e6), 1e-9 * *combined);
   }
-  EXPECT_NEAR(combined_formula_bytes(timings, current, precision, solver), bytes, 1e-9 * bytes);
+  double scratch = -1.0;
+  EXPECT_NEAR(combined_formula_bytes(timings, current, precision, &scratch), frame_bytes, 1e-9 * frame_bytes);
+  EXPECT_NEAR(scratch, frame_scratch, 1e-9 * frame_bytes);
 }
 
 // Per frame: the sample's DRAM bytes (rate x its interval) over its frames, against the mean of those
@@ -615,6 +626,47 @@ TEST(HardwareSeries, PerFrameBytesAreTheIntervalsDramOverItsFramesBesideTheirFor
   const auto& summary = series.layout_summary(layout, Precision::Fp32);
   EXPECT_EQ(summary.hardware_megabytes_per_frame.count, 1);
   EXPECT_NEAR(summary.formula_megabytes_per_frame.mean(), formula / frames * 1e-6, 1e-9 * formula / frames * 1e-6);
+}
+
+// The per-frame note names the largest of the three parts the numbers tell apart, with its MB: the forces'
+// partial sums, the kernels' state bytes, or the DRAM beyond every formula; and the partial sums of the
+// frames a sample covers are attributed to it as their formula bytes are.
+TEST(HardwareSeries, PerFrameNoteNamesTheLargestPartWithItsMegabytes) {
+  TestRng rng;
+  for (int trial = 0; trial < 300; ++trial) {
+    const double scratch = rng.uniform_int(0, 3) == 0 ? 0.0 : rng.uniform(0.0f, 800.0f);
+    const double state = rng.uniform(0.1f, 800.0f);
+    const double formula = scratch + state;
+    const double dram = formula * rng.uniform(0.5f, 40.0f);
+    const double beyond = std::max(0.0, dram - formula);
+    const std::string note = per_frame_note(dram, formula, scratch);
+    SCOPED_TRACE(note);
+    const double largest = std::max({scratch, state, beyond});
+    const char* part = largest == scratch  ? "partial sums"
+                       : largest == beyond ? "in no formula"
+                                           : "the kernels' state";
+    EXPECT_NE(note.find(part), std::string::npos);
+    char mb[32];
+    std::snprintf(mb, sizeof mb, "%.0f of %.0f MB per frame", largest, dram);
+    EXPECT_NE(note.find(mb), std::string::npos);
+  }
+  EXPECT_EQ(per_frame_note(0.0, 10.0, 1.0), "");
+  EXPECT_EQ(per_frame_note(10.0, 0.0, 0.0), "");
+
+  HardwareSeries series(50.0, 1980.0, 2619.0);
+  const Layout layout = random_layout(rng);
+  const double scratch = rng.uniform(1e6f, 4e8f), formula = scratch + rng.uniform(1e5f, 1e7f);
+  const int frames = rng.uniform_int(2, 20);
+  series.add_sample({0.05, 1e9, 1e9, 1.9e9, 2.6e9}, 0.0);
+  series.add_frame({0.05, layout, std::nullopt, formula, 0.0, Precision::Fp32, scratch});
+  for (int f = 1; f <= frames; ++f)
+    series.add_frame(
+        {0.05 + 0.05 * f / frames, layout, std::nullopt, formula, 0.0, Precision::Fp32, scratch});
+  series.add_sample({0.1, 1e11, 1e11, 1.9e9, 2.6e9}, 0.0);
+  const HardwarePoint& p = series.hardware().back();
+  ASSERT_TRUE(p.scratch_megabytes_per_frame());
+  EXPECT_NEAR(*p.scratch_megabytes_per_frame(), scratch * 1e-6, 1e-6 * scratch * 1e-6);
+  EXPECT_NEAR(*p.formula_megabytes_per_frame(), formula * 1e-6, 1e-6 * formula * 1e-6);
 }
 
 }  // namespace
