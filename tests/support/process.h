@@ -63,18 +63,24 @@ struct ChildSetup {
   std::function<void(pid_t)> on_started;
 };
 
-// Waits (at most `seconds`) until process `pid` has a handler for `signal` installed, read from
-// /proc/PID/status, so a test's signal reaches the program's handler rather than killing it on the way in.
+// Whether process `pid` has a handler for `signal` installed now, read from /proc/PID/status.
+inline bool has_signal_handler(pid_t pid, int signal) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.rfind("SigCgt:", 0) != 0) continue;
+    const unsigned long long caught = std::stoull(line.substr(7), nullptr, 16);
+    return (caught & (1ull << (signal - 1))) != 0;
+  }
+  return false;
+}
+
+// Waits (at most `seconds`) until process `pid` has a handler for `signal` installed, so a test's signal
+// reaches the program's handler rather than killing it on the way in.
 inline bool wait_for_signal_handler(pid_t pid, int signal, int seconds) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
   while (std::chrono::steady_clock::now() < deadline) {
-    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
-    if (!status) return false;
-    for (std::string line; std::getline(status, line);) {
-      if (line.rfind("SigCgt:", 0) != 0) continue;
-      const unsigned long long caught = std::stoull(line.substr(7), nullptr, 16);
-      if (caught & (1ull << (signal - 1))) return true;
-    }
+    if (!std::filesystem::exists("/proc/" + std::to_string(pid))) return false;
+    if (has_signal_handler(pid, signal)) return true;
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
   return false;
