@@ -113,8 +113,10 @@ int main(int argc, char** argv) {
   // A stop signal that came as the run was ending (its handler stays to the end) still ends it as stopped.
   if (const int signal = coalesce::exit_ledger::stop_signal(); signal != 0 && code == 0) code = 128 + signal;
   // Output the user asked for that never arrived (a full disk, a closed pipe) is a failure, not a success.
+  // After SIGHUP the terminal it went to is gone, and the run already exits 129: nothing more to say.
   if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
-    print_error(std::string("cannot write to standard output (") + std::strerror(errno) + ")");
+    if (coalesce::exit_ledger::stop_signal() != SIGHUP)
+      print_error(std::string("cannot write to standard output (") + std::strerror(errno) + ")");
     return code == 0 ? 1 : code;
   }
   return code;
