@@ -66,7 +66,7 @@ int run(const coalesce::Options& options, coalesce::Ranks& ranks, const std::str
     if (ranks.root()) std::puts(coalesce::version_text().c_str());
     return 0;
   }
-  if (!restored_line.empty()) std::fprintf(stderr, "coalesce: %s\n", restored_line.c_str());
+  if (!restored_line.empty() && ranks.root()) std::fprintf(stderr, "coalesce: %s\n", restored_line.c_str());
   switch (options.command) {
     case Command::Bench:
       return coalesce::run_bench(options, ranks);
@@ -83,6 +83,7 @@ int run_and_report(int argc, char** argv) {
   std::unique_ptr<coalesce::Ranks> ranks;
   try {
     ranks = coalesce::start_ranks(argc, argv);  // MPI_Init under mpirun; argv as MPI leaves it
+    if (!ranks->root()) coalesce::exit_ledger::set_quiet();  // rank 0's line on a stop signal speaks for all
     std::string restored_line;  // said once the paths are known to be safe: a refused run restores nothing
     const coalesce::Options options = checked_options(argc, argv, *ranks, restored_line);
     return run(options, *ranks, restored_line);
