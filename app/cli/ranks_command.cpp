@@ -227,6 +227,9 @@ int run_bench(const Options& options, Ranks& ranks) {
                                  {ranks.local_rank(), ranks.ranks_on_host(), !root});
       });
       Backend& backend = *selection.backend;
+      // Once, from rank 0, as the bench in one process says it: why this runs on the CPU.
+      if (root && device.empty() && !selection.notice.empty())
+        std::fprintf(stderr, "coalesce: %s\n", selection.notice.c_str());
       device = backend.name();
       for (const Layout layout : plan.layouts) {
         if (root) std::fprintf(stderr, "coalesce: bench over %d ranks: N=%d %s %s\n", ranks.size(), n,

@@ -17,6 +17,7 @@
 
 #include "tests/app/bench_json_fixture.h"
 #include "tests/app/run_process.h"
+#include "tests/support/cuda_skip.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/test_random.h"
@@ -173,12 +174,16 @@ TEST(CliRanks, BenchJsonToStdoutIsTheJsonAloneAndNamedWhenRefused) {
   const TempDir dir;
   const int n = 64 * rng.uniform_int(2, 8);
   const std::string layout = rng.uniform_int(0, 1) ? "soa" : "aos";
+  // The backend auto: the GPU where there is one, else the CPU, which rank 0 alone says once.
   const ProcessResult r = testing::run_process(
-      joined(mpirun(2), {testing::coalesce_executable(), "bench", "--solver", "all-pairs", "--backend", "cpu",
-                         "--particles", std::to_string(n), "--layouts", layout, "--repeats", "1", "--json",
-                         "-"}),
+      joined(mpirun(2), {testing::coalesce_executable(), "bench", "--solver", "all-pairs", "--particles",
+                         std::to_string(n), "--layouts", layout, "--repeats", "1", "--json", "-"}),
       {}, {}, 300);
   ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::size_t cpu_notices = 0;
+  for (const std::string& line : r.err_lines())
+    cpu_notices += line.rfind("coalesce: running on the CPU", 0) == 0;
+  EXPECT_EQ(cpu_notices, testing::cuda_available() ? 0u : 1u) << r.err;
   const nlohmann::json json = nlohmann::json::parse(r.out, nullptr, false);
   ASSERT_FALSE(json.is_discarded()) << "stdout is not the JSON alone: " << r.out;
   EXPECT_EQ(json["schema"], "coalesce-bench-ranks/1");
