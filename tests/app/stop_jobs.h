@@ -97,6 +97,7 @@ inline void start(Stopper stopper, Running& r, const std::string& code_path) {
       if (out < 0 || err < 0) ::_exit(126);
       ::dup2(out, STDOUT_FILENO);
       ::dup2(err, STDERR_FILENO);
+      default_stop_signals();
       ::execvp(raw[0], raw.data());
       ::_exit(127);
     }
@@ -105,6 +106,7 @@ inline void start(Stopper stopper, Running& r, const std::string& code_path) {
   const std::string command = recorded_command(*r.job, code_path);
   r.child = ::forkpty(&r.master, nullptr, nullptr, nullptr);
   if (r.child == 0) {
+    default_stop_signals();
     ::setenv("TERM", "dumb", 1);
     ::setenv("HISTFILE", "/dev/null", 1);
     if (stopper == Stopper::ShellOnTerminal) {

@@ -92,6 +92,13 @@ inline bool wait_for_sigint_handler(pid_t pid, int seconds) {
   return wait_for_signal_handler(pid, SIGINT, seconds);
 }
 
+// In a child before exec: the stop signals at their defaults, as a user's interactive shell starts a program,
+// whatever this test process inherited (a runner started with nohup, or as a script's background job, passes
+// SIGHUP or SIGINT on ignored, and the program rightly keeps a signal ignored at its start).
+inline void default_stop_signals() {
+  for (int signal : {SIGINT, SIGTERM, SIGHUP}) ::signal(signal, SIG_DFL);
+}
+
 // Runs argv (argv[0] looked up on PATH unless it has a '/'); `unset` names environment variables removed
 // in the child, `set` holds "NAME=VALUE" entries added to it. Kills it after `timeout_seconds`.
 inline ProcessResult run_process(const std::vector<std::string>& arguments,
@@ -116,6 +123,7 @@ inline ProcessResult run_process(const std::vector<std::string>& arguments,
     if (out_fd < 0 || err_fd < 0) ::_exit(126);
     ::dup2(out_fd, STDOUT_FILENO);
     ::dup2(err_fd, STDERR_FILENO);
+    default_stop_signals();
     if (setup.file_size_limit >= 0) {
       // Ignored, SIGXFSZ stays ignored across exec: the write then fails with EFBIG, as on a full disk.
       ::signal(SIGXFSZ, setup.default_sigxfsz ? SIG_DFL : SIG_IGN);
