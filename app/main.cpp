@@ -63,7 +63,7 @@ int run(const coalesce::Options& options, coalesce::Ranks& ranks, const std::str
     if (ranks.root()) std::puts(coalesce::version_text(options.cpu_target).c_str());
     return 0;
   }
-  if (!restored_line.empty()) std::fprintf(stderr, "coalesce: %s\n", restored_line.c_str());
+  if (!restored_line.empty() && ranks.root()) std::fprintf(stderr, "coalesce: %s\n", restored_line.c_str());
   switch (options.command) {
     case Command::Bench:
       return coalesce::run_bench(options, ranks);
@@ -89,6 +89,7 @@ int run_and_report(int argc, char** argv) {
   std::string memory_advice = "try a smaller --particles";
   try {
     ranks = coalesce::start_ranks(argc, argv);  // MPI_Init under mpirun; argv as MPI leaves it
+    if (!ranks->root()) coalesce::exit_ledger::set_quiet();  // rank 0's line on a stop signal speaks for all
     std::string restored_line;  // said once the paths are known to be safe: a refused run restores nothing
     const coalesce::Options options = checked_options(argc, argv, *ranks, restored_line);
     memory_advice = out_of_memory_advice(options);
@@ -120,8 +121,10 @@ int main(int argc, char** argv) {
   // A stop signal that came as the run was ending (its handler stays to the end) still ends it as stopped.
   if (const int signal = coalesce::exit_ledger::stop_signal(); signal != 0 && code == 0) code = 128 + signal;
   // Output the user asked for that never arrived (a full disk, a closed pipe) is a failure, not a success.
+  // After SIGHUP the terminal it went to is gone, and the run already exits 129: nothing more to say.
   if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
-    print_error(std::string("cannot write to standard output (") + std::strerror(errno) + ")");
+    if (coalesce::exit_ledger::stop_signal() != SIGHUP)
+      print_error(std::string("cannot write to standard output (") + std::strerror(errno) + ")");
     return code == 0 ? 1 : code;
   }
   return code;

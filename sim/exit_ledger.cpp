@@ -14,7 +14,8 @@
 namespace coalesce::exit_ledger {
 namespace {
 
-static_assert(std::atomic<int>::is_always_lock_free, "the handler may only touch lock-free atomics");
+static_assert(std::atomic<int>::is_always_lock_free && std::atomic<long long>::is_always_lock_free,
+              "the handler may only touch lock-free atomics");
 
 constexpr int kSlots = 48;
 constexpr int kPlannedSlots = 32;  // planning stops here, so a write in progress always finds a slot
@@ -35,6 +36,8 @@ struct Entry {
 
 struct Ledger {
   std::atomic<int> stop_signal{0};
+  std::atomic<long long> first_handled_ns{0};  // when the first stop signal's handler ended; 0 until then
+  std::atomic<int> quiet{0};
   std::atomic<int> critical{0};  // critical sections in progress, in any thread
   std::atomic<int> closing{0};   // a handler is ending the run: no new section may start
   Entry entries[kSlots];
@@ -94,8 +97,26 @@ bool note_stop_signal(int signal) {
   return g_ledger.stop_signal.compare_exchange_strong(expected, signal);
 }
 
+void note_first_stop_handled(long long now_ns) {
+  g_ledger.first_handled_ns.store(now_ns);
+}
+
+long long since_first_stop_handled(long long now_ns) {
+  const long long first = g_ledger.first_handled_ns.load();
+  return first == 0 || now_ns < first ? 0 : now_ns - first;
+}
+
 void reset_stop_signal() {
+  g_ledger.first_handled_ns.store(0);
   g_ledger.stop_signal.store(0);
+}
+
+void set_quiet() {
+  g_ledger.quiet.store(1);
+}
+
+bool quiet() {
+  return g_ledger.quiet.load() != 0;
 }
 
 void plan_output(const OutputFile& file, std::string_view label) {
@@ -200,6 +221,7 @@ void abandon_outputs(int fd, const char* prefix) {
   }
   if (!named) line.add(" (this run writes no file)");
   line.bytes[line.size++] = '\n';
+  if (quiet()) return;
   const ssize_t ignored = ::write(fd, line.bytes, line.size);
   (void)ignored;
 }

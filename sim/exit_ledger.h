@@ -23,7 +23,17 @@ inline constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
 int stop_signal();
 // Async-signal-safe: records `signal` if it is the first since reset_stop_signal(); false if one came before.
 bool note_stop_signal(int signal);
+// Async-signal-safe: the first stop signal's handler is done, at `now_ns` (CLOCK_MONOTONIC).
+void note_first_stop_handled(long long now_ns);
+// Async-signal-safe: nanoseconds from the end of the first stop signal's handler to `now_ns`; 0 while that
+// handler, in another thread, is still running (the two signals then came together).
+long long since_first_stop_handled(long long now_ns);
 void reset_stop_signal();
+
+// Under mpirun, ranks other than 0 write no line of their own when a signal stops them: rank 0's line speaks
+// for every rank. Async-signal-safe to read.
+void set_quiet();
+bool quiet();
 
 // An output this run means to write, named by `label` (already escaped for a terminal, e.g.
 // "--save-state out.npy") in the message of a run that ends at once. Planning the same target again keeps
@@ -65,7 +75,7 @@ class LedgerWrite {
 
 // Async-signal-safe, for the handler that ends the run at once: waits for critical sections, removes every
 // registered temporary and writes `prefix` followed by what happened to each planned output, as one line
-// on `fd`. Critical sections entered after this wait until the process exits.
+// on `fd` (nothing when quiet()). Critical sections entered after this wait until the process exits.
 void abandon_outputs(int fd, const char* prefix);
 
 }  // namespace exit_ledger

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/services/json_input.h"
+#include "app/services/report_schemas.h"
 #include "sim/errors.h"
 #include "sim/limits.h"
 #include "sim/printable.h"
@@ -174,6 +175,11 @@ SavedBench read_bench(const Reader& reader, const std::function<json(const JsonF
   const auto schema = document.find("schema");
   if (schema == document.end() || !schema->is_string())
     reader.fail("has no schema; expected \"" + std::string(kBenchSchema) + "\"");
+  if (*schema == kBenchRanksSchema)
+    reader.source.fail("is a run over MPI ranks (" + std::string(kBenchRanksSchema) +
+                           ", written by coalesce bench under mpirun): its rows are step times across ranks, "
+                           "without the per-kernel samples that --compare and --plot read",
+                       "give runs written by coalesce bench --json in one process, without mpirun");
   refuse_newer_schema(reader.source, schema->get<std::string>(), kBenchSchema);
   if (*schema != kBenchSchema)
     reader.fail("has schema '" + excerpt(schema->get<std::string>()) + "'; expected \"" + std::string(kBenchSchema) +

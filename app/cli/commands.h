@@ -9,7 +9,7 @@ namespace coalesce {
 // --steps N: simulate with no window, optional save/load state; under mpirun, each rank a slice.
 int run_steps(const Options& options, Ranks& ranks);
 int run_viewer(const Options& options);  // the window, or --headless frames and a screenshot
-// coalesce bench; under mpirun with several ranks, the all-pairs scaling bench (app/cli/ranks_bench.cpp).
+// coalesce bench; under mpirun with several ranks, the all-pairs scaling bench (app/cli/ranks_command.cpp).
 int run_bench(const Options& options, Ranks& ranks);
 int run_bench(const Options& options);  // in one process
 int run_lab(const Options& options);     // coalesce lab

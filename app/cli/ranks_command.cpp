@@ -187,12 +187,22 @@ void check_one_command_line(Ranks& ranks, int argc, char** argv) {
 int run_bench(const Options& options, Ranks& ranks) {
   if (!ranks.distributed()) return run_bench(options);
   const bool root = ranks.root();
+  // --compare and --from read saved runs and step nothing, so there is nothing to share: rank 0 does it.
+  if (!options.bench_compare.empty() || !options.bench_from.empty()) {
+    int code = 0;
+    agreed(ranks, [&] {
+      if (root) code = run_bench(options);
+    });
+    return code;
+  }
   BenchPlan plan;
   agreed(ranks, [&] {
+    // Before --solver: the fix each message gives must not lead to the other.
+    if (!options.bench_plot.empty())
+      throw UsageError("--plot draws a run of one process; a run over ranks writes its table and --json only "
+                       "(drop --plot)");
     if (options.solver != Solver::AllPairs)
       throw UsageError("bench under mpirun measures all-pairs across ranks; add --solver all-pairs");
-    if (!options.bench_compare.empty() || !options.bench_from.empty() || !options.bench_plot.empty())
-      throw UsageError("--compare, --from and --plot read or draw saved runs: run them without mpirun");
     (void)sliced_forces(SimParams{}, options.forces);  // refuses --forces mutual
     plan = make_bench_plan(options, options.backend != BackendChoice::Cpu && count_cuda_devices(nullptr) > 0);
   });
@@ -217,6 +227,9 @@ int run_bench(const Options& options, Ranks& ranks) {
                                  {ranks.local_rank(), ranks.ranks_on_host(), !root});
       });
       Backend& backend = *selection.backend;
+      // Once, from rank 0, as the bench in one process says it: why this runs on the CPU.
+      if (root && device.empty() && !selection.notice.empty())
+        std::fprintf(stderr, "coalesce: %s\n", selection.notice.c_str());
       device = backend.name();
       for (const Layout layout : plan.layouts) {
         if (root) std::fprintf(stderr, "coalesce: bench over %d ranks: N=%d %s %s\n", ranks.size(), n,
@@ -233,10 +246,15 @@ int run_bench(const Options& options, Ranks& ranks) {
 
   const int k = ranks.size();
   const std::optional<bool> aware = ranks.cuda_aware();
-  std::printf("coalesce bench over %d ranks, %s; %s, CUDA-aware: %s; all-gather staged through host memory\n", k,
-              device.c_str(), printable(ranks.library()).c_str(), aware ? (*aware ? "yes" : "no") : "unknown");
-  std::printf("%10s %-7s %-5s %12s %12s %11s %14s %10s %s\n", "N", "layout", "prec", "step ms", "1 rank ms",
-              "efficiency", "interactions/s", "all-gather", "per rank compute / all-gather ms");
+  // With --json -, stdout carries the JSON alone and the table goes to stderr, as in one process.
+  std::FILE* table = options.json == "-" ? stderr : stdout;
+  std::fprintf(table,
+               "coalesce bench over %d ranks, %s; %s, CUDA-aware: %s; all-gather staged through host "
+               "memory\n",
+               k, device.c_str(), printable(ranks.library()).c_str(),
+               aware ? (*aware ? "yes" : "no") : "unknown");
+  std::fprintf(table, "%10s %-7s %-5s %12s %12s %11s %14s %10s %s\n", "N", "layout", "prec", "step ms",
+               "1 rank ms", "efficiency", "interactions/s", "all-gather", "per rank compute / all-gather ms");
   nlohmann::json json_rows = nlohmann::json::array();
   for (const RanksRow& row : rows) {
     const RankTimes& t = row.times;
@@ -245,10 +263,10 @@ int run_bench(const Options& options, Ranks& ranks) {
     for (int r = 0; r < k; ++r)
       per_rank += (r ? ", " : "") + format("%.3f", 1e3 * t.compute_s[static_cast<std::size_t>(r)]) + " / " +
                   format("%.3f", 1e3 * t.exchange_s[static_cast<std::size_t>(r)]);
-    std::printf("%10d %-7s %-5s %12.3f %12.3f %10.1f%% %14.3e %9.2f%% %s\n", row.particles,
-                std::string(to_string(row.layout)).c_str(), std::string(to_string(row.precision)).c_str(),
-                1e3 * t.step_s, 1e3 * t.one_rank_s, 100.0 * f.efficiency, f.interactions_per_second,
-                100.0 * f.allgather_share, per_rank.c_str());
+    std::fprintf(table, "%10d %-7s %-5s %12.3f %12.3f %10.1f%% %14.3e %9.2f%% %s\n", row.particles,
+                 std::string(to_string(row.layout)).c_str(), std::string(to_string(row.precision)).c_str(),
+                 1e3 * t.step_s, 1e3 * t.one_rank_s, 100.0 * f.efficiency, f.interactions_per_second,
+                 100.0 * f.allgather_share, per_rank.c_str());
     json_rows.push_back(row_json(row, k));
   }
   if (!options.json.empty()) {

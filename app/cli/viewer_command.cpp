@@ -42,7 +42,7 @@ void save_viewer_state(const std::string& path, ViewerSimulation& simulation) {
                static_cast<unsigned long long>(simulation.step_count()), printable(written).c_str());
 }
 
-// The files a second signal's line names, as the run will write them: the clip, the screenshot, the state.
+// The files a new request's line names, as the run will write them: the clip, the screenshot, the state.
 void plan_viewer_outputs(const Options& options) {
   if (!options.record.empty()) plan_clip_outputs(check_clip_outputs("--record", options.record));
   if (!options.screenshot.empty()) {

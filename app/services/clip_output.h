@@ -31,7 +31,7 @@ ClipOutputs check_clip_outputs(std::string_view flag, const std::string& path, i
 // Throws UsageError when `clip` is an .mp4 and ffmpeg would refuse its width x height frames.
 void check_clip_frame_size(const ClipOutputs& clip, int width, int height);
 
-// Names the clip's files in the line of a run that a second signal ends at once (app/services/interrupt.h).
+// Names the clip's files in the line of a run that a new request ends at once (app/services/interrupt.h).
 void plan_clip_outputs(const ClipOutputs& clip);
 
 // Whether directory `path` holds nothing; none when it cannot be read.

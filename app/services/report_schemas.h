@@ -11,7 +11,8 @@ inline constexpr std::string_view kScreenshotSchemaPrefix = "coalesce-screenshot
 inline constexpr std::string_view kScreenshotSchema = "coalesce-screenshot/3";
 inline constexpr std::string_view kClipSchemaPrefix = "coalesce-clip/";
 inline constexpr std::string_view kClipSchema = "coalesce-clip/1";
-// bench under mpirun with several ranks (docs/bench-json.md, "Ranks"); written, never read back.
+// bench under mpirun with several ranks (docs/bench-json.md, "Ranks"); --compare and --from refuse it by
+// name.
 inline constexpr std::string_view kBenchRanksSchema = "coalesce-bench-ranks/1";
 
 }  // namespace coalesce

@@ -1,6 +1,8 @@
 // coalesce under mpirun (docs/mpi.md), CPU backend: K ranks end in one rank's state bit for bit in every
 // layout and precision; a bad input on one rank stops every rank with one line from rank 0; a stop signal
-// saves once. Skipped where the build has no MPI or mpirun is missing.
+// saves once and says so once; bench --json - writes the JSON alone to stdout, --compare and --from run on
+// rank 0 as in one process, and a ranks run's JSON is refused by --compare and --from for what it is.
+// Skipped where the build has no MPI or mpirun is missing.
 #include <gtest/gtest.h>
 
 #include <csignal>
@@ -11,6 +13,11 @@
 
 #include <unistd.h>
 
+#include <nlohmann/json.hpp>
+
+#include "tests/app/bench_json_fixture.h"
+#include "tests/app/run_process.h"
+#include "tests/support/cuda_skip.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/test_random.h"
@@ -147,13 +154,100 @@ TEST(CliRanks, AStopSignalToMpirunSavesOnce) {
               "--save-state", out}),
       {}, {}, 120, setup);
   ASSERT_TRUE(ready) << r.err;
-  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.exit_code, 0);  // Open MPI 4.1's mpirun exits 1 after a signal, whatever the ranks do (mpi.md)
+  std::size_t interrupted = 0;
+  for (const std::string& line : r.err_lines()) interrupted += line.rfind("coalesce: interrupted", 0) == 0;
+  EXPECT_EQ(interrupted, 1u) << "one line, from rank 0: " << r.err;
   EXPECT_NE(r.out.find("(interrupted by SIG"), std::string::npos) << r.out << r.err;
   EXPECT_NE(r.out.find("state saved to"), std::string::npos) << r.out;
   std::size_t lines = 0;
   for (char c : r.out) lines += c == '\n';
   EXPECT_EQ(lines, 1u) << "one line, from rank 0: " << r.out;
   EXPECT_TRUE(std::ifstream(out).good());
+}
+
+// Issue 30: the table went to stdout ahead of the JSON. The JSON, read back, is refused by --compare and
+// --from naming what it is, not as a file "not written by coalesce bench --json".
+TEST(CliRanks, BenchJsonToStdoutIsTheJsonAloneAndNamedWhenRefused) {
+  COALESCE_REQUIRE_MPI();
+  TestRng rng;
+  const TempDir dir;
+  const int n = 64 * rng.uniform_int(2, 8);
+  const std::string layout = rng.uniform_int(0, 1) ? "soa" : "aos";
+  // The backend auto: the GPU where there is one, else the CPU, which rank 0 alone says once.
+  const ProcessResult r = testing::run_process(
+      joined(mpirun(2), {testing::coalesce_executable(), "bench", "--solver", "all-pairs", "--particles",
+                         std::to_string(n), "--layouts", layout, "--repeats", "1", "--json", "-"}),
+      {}, {}, 300);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::size_t cpu_notices = 0;
+  for (const std::string& line : r.err_lines())
+    cpu_notices += line.rfind("coalesce: running on the CPU", 0) == 0;
+  EXPECT_EQ(cpu_notices, testing::cuda_available() ? 0u : 1u) << r.err;
+  const nlohmann::json json = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(json.is_discarded()) << "stdout is not the JSON alone: " << r.out;
+  EXPECT_EQ(json["schema"], "coalesce-bench-ranks/1");
+  ASSERT_EQ(json["rows"].size(), 1u);
+  EXPECT_EQ(json["rows"][0]["particles"], n);
+  EXPECT_EQ(json["rows"][0]["layout"], layout);
+  EXPECT_NE(r.err.find("coalesce bench over 2 ranks"), std::string::npos) << "the table: " << r.err;
+
+  const std::string ranks_run = dir.file("ranks.json");
+  std::ofstream(ranks_run) << r.out;
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"bench", "--compare", ranks_run, ranks_run},
+        std::vector<std::string>{"bench", "--plot", dir.file("p.svg"), "--from", ranks_run}}) {
+    const ProcessResult refused = testing::run_coalesce(args, 60);
+    EXPECT_EQ(refused.exit_code, 2) << refused.err;
+    ASSERT_EQ(refused.err_lines().size(), 1u) << refused.err;
+    EXPECT_NE(refused.err.find("is a run over MPI ranks (coalesce-bench-ranks/1"), std::string::npos)
+        << refused.err;
+    EXPECT_NE(refused.err.find("without mpirun"), std::string::npos) << refused.err;
+  }
+  EXPECT_FALSE(std::ifstream(dir.file("p.svg")).good());
+}
+
+// Issue 30: `mpirun … bench --compare` said "add --solver all-pairs", and with it "drop --solver". Saved
+// runs are read on rank 0 now, giving what one process gives byte for byte; --plot of a ranks run is refused
+// before --solver is asked for.
+TEST(CliRanks, CompareAndFromRunOnRankZeroAndPlotIsRefusedWithoutALoop) {
+  COALESCE_REQUIRE_MPI();
+  TestRng rng;
+  const TempDir dir;
+  testing::SyntheticRun a, b;
+  a.rows = testing::random_rows(rng, rng.uniform_int(3, 12));
+  b.rows = a.rows;
+  for (testing::SyntheticRow& row : b.rows) row.median_ms *= rng.uniform(0.5f, 2.0f);
+  testing::write_run(dir.file("a.json"), a);
+  testing::write_run(dir.file("b.json"), b);
+  const std::vector<std::string> compare{"bench", "--compare", dir.file("a.json"), dir.file("b.json")};
+  const ProcessResult one = testing::run_coalesce(compare, 60);
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  const ProcessResult many =
+      testing::run_process(joined(joined(mpirun(2), {testing::coalesce_executable()}), compare), {}, {}, 120);
+  EXPECT_EQ(many.exit_code, 0) << many.err;
+  EXPECT_EQ(many.out, one.out);
+
+  const std::vector<std::string> from{"bench", "--plot", dir.file("one.svg"), "--from", dir.file("a.json")};
+  ASSERT_EQ(testing::run_coalesce(from, 60).exit_code, 0);
+  const ProcessResult plotted = testing::run_process(
+      joined(joined(mpirun(2), {testing::coalesce_executable()}),
+             {"bench", "--plot", dir.file("many.svg"), "--from", dir.file("a.json")}),
+      {}, {}, 120);
+  EXPECT_EQ(plotted.exit_code, 0) << plotted.err;
+  EXPECT_EQ(testing::read_file(dir.file("many.svg")), testing::read_file(dir.file("one.svg")));
+
+  for (const bool with_solver : {false, true}) {
+    std::vector<std::string> args = joined(mpirun(2), {testing::coalesce_executable(), "bench"});
+    if (with_solver) args = joined(args, {"--solver", "all-pairs"});
+    const ProcessResult r =
+        testing::run_process(joined(args, {"--plot", dir.file("ranks.svg")}), {}, {}, 120);
+    EXPECT_NE(r.exit_code, 0);
+    const std::vector<std::string> lines = our_lines(r);
+    ASSERT_EQ(lines.size(), 1u) << r.err;
+    EXPECT_NE(lines[0].find("(drop --plot)"), std::string::npos) << lines[0];
+  }
+  EXPECT_FALSE(std::ifstream(dir.file("ranks.svg")).good());
 }
 
 }  // namespace

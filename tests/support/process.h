@@ -64,18 +64,24 @@ struct ChildSetup {
   std::function<void(pid_t)> on_started;
 };
 
-// Waits (at most `seconds`) until process `pid` has a handler for `signal` installed, read from
-// /proc/PID/status, so a test's signal reaches the program's handler rather than killing it on the way in.
+// Whether process `pid` has a handler for `signal` installed now, read from /proc/PID/status.
+inline bool has_signal_handler(pid_t pid, int signal) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.rfind("SigCgt:", 0) != 0) continue;
+    const unsigned long long caught = std::stoull(line.substr(7), nullptr, 16);
+    return (caught & (1ull << (signal - 1))) != 0;
+  }
+  return false;
+}
+
+// Waits (at most `seconds`) until process `pid` has a handler for `signal` installed, so a test's signal
+// reaches the program's handler rather than killing it on the way in.
 inline bool wait_for_signal_handler(pid_t pid, int signal, int seconds) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
   while (std::chrono::steady_clock::now() < deadline) {
-    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
-    if (!status) return false;
-    for (std::string line; std::getline(status, line);) {
-      if (line.rfind("SigCgt:", 0) != 0) continue;
-      const unsigned long long caught = std::stoull(line.substr(7), nullptr, 16);
-      if (caught & (1ull << (signal - 1))) return true;
-    }
+    if (!std::filesystem::exists("/proc/" + std::to_string(pid))) return false;
+    if (has_signal_handler(pid, signal)) return true;
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
   return false;
@@ -85,6 +91,13 @@ inline bool wait_for_signal_handler(pid_t pid, int signal, int seconds) {
 // /proc/PID/status, so a test's Ctrl-C reaches the program's handler rather than killing it on the way in.
 inline bool wait_for_sigint_handler(pid_t pid, int seconds) {
   return wait_for_signal_handler(pid, SIGINT, seconds);
+}
+
+// In a child before exec: the stop signals at their defaults, as a user's interactive shell starts a program,
+// whatever this test process inherited (a runner started with nohup, or as a script's background job, passes
+// SIGHUP or SIGINT on ignored, and the program rightly keeps a signal ignored at its start).
+inline void default_stop_signals() {
+  for (int signal : {SIGINT, SIGTERM, SIGHUP}) ::signal(signal, SIG_DFL);
 }
 
 // Runs argv (argv[0] looked up on PATH unless it has a '/'); `unset` names environment variables removed
@@ -111,6 +124,7 @@ inline ProcessResult run_process(const std::vector<std::string>& arguments,
     if (out_fd < 0 || err_fd < 0) ::_exit(126);
     ::dup2(out_fd, STDOUT_FILENO);
     ::dup2(err_fd, STDERR_FILENO);
+    default_stop_signals();
     if (setup.file_size_limit >= 0) {
       // Ignored, SIGXFSZ stays ignored across exec: the write then fails with EFBIG, as on a full disk.
       ::signal(SIGXFSZ, setup.default_sigxfsz ? SIG_DFL : SIG_IGN);
