@@ -7,14 +7,17 @@
 #include <cctype>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <initializer_list>
+#include <memory>
+#include <new>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "sim/cpu_target.h"
@@ -166,40 +169,65 @@ void read_last_level_cache(CpuFacts& f) {
 #endif
 }
 
-// The ceilings (sim/memory_ceiling.h): every thread of a pool as large as the kernels' moves its part of
-// the buffers as each row says; the median of the timed passes, bytes read + written, 1 GB = 1e9 B. The
-// word loops are plain C++ so the compiler vectorizes them with ordinary stores, as it does the kernels.
-void measure_ceilings(const CpuCopyMethod& m, std::initializer_list<Ceiling> which,
-                      std::array<CpuCeilingMeasure, kCeilingCount>& out) {
+// One pass of a ceiling over words [first, last). Not instrumented by the sanitizers: the ceiling is the
+// machine's, and a sanitized build would otherwise measure its own checks (and take minutes doing it).
+__attribute__((no_sanitize("address", "undefined"))) void move_words(Ceiling c, std::uint32_t* to,
+                                                                      const std::uint32_t* from,
+                                                                      std::size_t first, std::size_t last,
+                                                                      std::uint32_t key) {
+  switch (c) {
+    case Ceiling::Copy:
+      std::memcpy(to + first, from + first, (last - first) * sizeof(std::uint32_t));
+      break;
+    case Ceiling::InPlace:
+      for (std::size_t i = first; i < last; ++i) to[i] += from[i];
+      break;
+    case Ceiling::ToOther:
+      for (std::size_t i = first; i < last; ++i) to[i] = from[i] ^ key;
+      break;
+  }
+}
+
+// A buffer of `bytes` on 2 MiB boundaries with transparent huge pages asked for: faulting it in 4 KiB pages
+// cost more than all the timed passes on a virtual machine (seconds per GiB), and the TLB misses of small
+// pages are no part of the ceiling either.
+struct FreeDeleter {
+  void operator()(void* p) const { std::free(p); }
+};
+using WordBuffer = std::unique_ptr<std::uint32_t[], FreeDeleter>;
+WordBuffer huge_page_buffer(std::size_t bytes, unsigned char fill) {
+  constexpr std::size_t kHugePage = 2 * kMiB;
+  const std::size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
+  WordBuffer buffer(static_cast<std::uint32_t*>(std::aligned_alloc(kHugePage, rounded)));
+  if (!buffer) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+  madvise(buffer.get(), rounded, MADV_HUGEPAGE);  // advice only: without THP the passes still run
+#endif
+  std::memset(buffer.get(), fill, rounded);  // faulted in before any timing
+  return buffer;
+}
+
+// The ceilings (sim/memory_ceiling.h), all three over one pair of buffers: every thread of a pool as large
+// as the kernels' moves its part of the buffers as each row says; the median of the timed passes, bytes
+// read + written, 1 GB = 1e9 B. The word loops are plain C++ so the compiler vectorizes them with ordinary
+// stores, as it does the kernels.
+void measure_ceilings(CpuCopyMethod& m, std::array<CpuCeilingMeasure, kCeilingCount>& out) {
   using Word = std::uint32_t;
   const std::size_t block = kMiB;  // parallel_for hands out whole MiB blocks, contiguous per thread
   const int blocks = static_cast<int>(m.buffer_bytes / block);
-  std::vector<Word> a(m.buffer_bytes / sizeof(Word), 1), b(m.buffer_bytes / sizeof(Word), 0);  // faulted in
+  const std::size_t words = m.buffer_bytes / sizeof(Word);
+  const WordBuffer a = huge_page_buffer(m.buffer_bytes, 1), b = huge_page_buffer(m.buffer_bytes, 0);
   ThreadPool pool(m.threads);
   // Unknown to the compiler, so b = a ^ key stays a loop of loads and stores, not a memcpy call.
   volatile Word key_source = 0;
   const Word key = key_source;
   const auto pass = [&](Ceiling c) {
     pool.parallel_for(blocks, [&](int begin, int end) {
-      const std::size_t first = static_cast<std::size_t>(begin) * block / sizeof(Word);
-      const std::size_t last = static_cast<std::size_t>(end) * block / sizeof(Word);
-      Word* const to = b.data();
-      const Word* const from = a.data();
-      switch (c) {
-        case Ceiling::Copy:
-          std::memcpy(to + first, from + first, (last - first) * sizeof(Word));
-          break;
-        case Ceiling::InPlace:
-          for (std::size_t i = first; i < last; ++i) to[i] += from[i];
-          break;
-        case Ceiling::ToOther:
-          for (std::size_t i = first; i < last; ++i) to[i] = from[i] ^ key;
-          break;
-      }
+      move_words(c, b.get(), a.get(), static_cast<std::size_t>(begin) * block / sizeof(Word),
+                 static_cast<std::size_t>(end) * block / sizeof(Word), key);
     });
   };
-  for (const Ceiling c : which) {
-    const CeilingInfo& row = ceiling_info(c);
+  for (const CeilingInfo& row : kCeilingTable) {
     for (int i = 0; i < m.warmups; ++i) pass(row.ceiling);
     const double bytes = static_cast<double>(row.buffers_read + row.buffers_written) * m.buffer_bytes;
     std::vector<double> gbps;
@@ -208,11 +236,14 @@ void measure_ceilings(const CpuCopyMethod& m, std::initializer_list<Ceiling> whi
       pass(row.ceiling);
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       gbps.push_back(bytes / seconds / 1e9);
-      a[static_cast<std::size_t>(i) * block % a.size()] = b[0];  // each pass's result is read
+      a[static_cast<std::size_t>(i) * block / sizeof(Word) % words] = b[0];  // each pass's result is read
     }
     std::sort(gbps.begin(), gbps.end());
     out[static_cast<std::size_t>(row.ceiling)] = {gbps[gbps.size() / 2], gbps.front(), gbps.back()};
   }
+  const CpuCeilingMeasure& copy = out[static_cast<std::size_t>(Ceiling::Copy)];
+  m.min_gbps = copy.min_gbps;
+  m.max_gbps = copy.max_gbps;
 }
 
 struct Measured {
@@ -237,28 +268,14 @@ Measured read_facts() {
   f.copy.threads = f.threads;
   f.copy.warmups = 2;
   f.copy.copies = 9;
-  measure_ceilings(f.copy, {Ceiling::Copy}, f.ceilings);
-  const CpuCeilingMeasure& copy = f.ceiling(Ceiling::Copy);
-  f.copy.min_gbps = copy.min_gbps;
-  f.copy.max_gbps = copy.max_gbps;
-  out.copy_gbps = copy.gbps;
+  measure_ceilings(f.copy, f.ceilings);
+  out.copy_gbps = f.ceiling(Ceiling::Copy).gbps;
   return out;
 }
 
 const Measured& measured() {
   static const Measured m = read_facts();  // once per process: every backend shares one measurement
   return m;
-}
-
-// The copy's measurement and the other ceilings', measured apart and later: only what shows rows against
-// them (bench, the viewer) pays for these, not a --steps run.
-const std::array<CpuCeilingMeasure, kCeilingCount>& ceilings() {
-  static const std::array<CpuCeilingMeasure, kCeilingCount> all = [] {
-    std::array<CpuCeilingMeasure, kCeilingCount> out = measured().facts.ceilings;
-    measure_ceilings(measured().facts.copy, {Ceiling::InPlace, Ceiling::ToOther}, out);
-    return out;
-  }();
-  return all;
 }
 
 }  // namespace
@@ -350,7 +367,6 @@ DeviceInfo cpu_device_info(CpuTarget target) {
       static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
   d.copy_peak_gbps = m.copy_gbps;
   d.cpu = cpu_facts(target);
-  d.cpu->ceilings = ceilings();
   return d;
 }
 

@@ -11,9 +11,9 @@
 
 namespace coalesce {
 
-// The facts of this machine: read from /proc and /sys and the copy ceiling measured, the first time it is
-// called in a process (the ceilings take a few tenths of a second with 128 MiB buffers); the same object
-// afterwards. No target filled in.
+// The facts of this machine: read from /proc and /sys and the three ceilings measured, the first time it is
+// called in a process (about a second with two 1 GiB buffers on huge pages); the same object afterwards.
+// No target filled in.
 const CpuFacts& cpu_facts();
 
 // The machine's facts with the loops of `target` filled in: its name and width, the force loops' counts
