@@ -1,6 +1,7 @@
 #include "sim/mutual_tiles.h"
 
 #include <algorithm>
+#include <climits>
 #include <functional>
 #include <queue>
 #include <vector>
@@ -10,10 +11,13 @@ namespace coalesce {
 MutualTiles mutual_tiles_of_size(int n, int rect, int row) {
   MutualTiles t;
   if (n <= 0) return t;
-  row = std::max(row, 1);
-  t.rect = std::max(row, (rect + row - 1) / row * row);
+  // In 64 bits: N and rect near INT_MAX must not wrap into one-row tiles (a search of 10^14 rectangles).
+  const long long r = std::max(row, 1);
+  const auto round_up = [r](long long v) { return (v + r - 1) / r * r; };
+  // One tile never outgrows n, nor int.
+  t.rect = static_cast<int>(
+      std::min({std::max(r, round_up(rect)), round_up(n), static_cast<long long>(INT_MAX) / r * r}));
   t.tiles = static_cast<int>((static_cast<long long>(n) + t.rect - 1) / t.rect);
-  t.rect = std::min(t.rect, (n + row - 1) / row * row);  // one tile never outgrows n
   return t;
 }
 

@@ -7,6 +7,7 @@
 #include "app/services/backend_factory.h"
 #include "sim/errors.h"
 #include "sim/layout.h"
+#include "sim/precision.h"
 #include "tests/support/cuda_skip.h"
 
 namespace coalesce {
@@ -27,7 +28,9 @@ TEST(BackendFactory, PicksCudaWhenPresentAndCpuOtherwise) {
 
 TEST(BackendFactory, TooLargeNOnCudaIsARuntimeFailure) {
   COALESCE_REQUIRE_CUDA();
-  EXPECT_THROW(make_backend(BackendChoice::Cuda, INT_MAX, Layout::AoS), RuntimeFailure);
+  // INT_MAX fp64 bodies: a state and its conversion scratch of 120 GB each, more than any one GPU has
+  // (fp32's 60 GB each fit an H200, which then spent minutes filling them instead of refusing).
+  EXPECT_THROW(make_backend(BackendChoice::Cuda, INT_MAX, Layout::AoS, Precision::Fp64), RuntimeFailure);
 }
 
 }  // namespace

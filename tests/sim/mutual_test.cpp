@@ -4,6 +4,8 @@
 // changes stays within what the roundings allow.
 #include <gtest/gtest.h>
 
+#include <climits>
+
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -56,6 +58,25 @@ TEST(MutualTiles, ChosenTilesCoverNInWholeRowsWithinTheCap) {
     EXPECT_GE(static_cast<long long>(t.tiles) * t.rect, n);
     EXPECT_LT(static_cast<long long>(t.tiles - 1) * t.rect, n);
     EXPECT_LE(t.tiles, max_tiles);
+  }
+}
+
+// N within a row of INT_MAX (the largest --particles a state can hold): the tiles still cover N in whole
+// rows, and the search stays small. The sizes once wrapped around int into one-row tiles, whose search
+// over 10^14 rectangles never ended (BackendFactory.TooLargeNOnCudaIsARuntimeFailure on an H200).
+TEST(MutualTiles, NearIntMaxTheTilesCoverNWithoutWrapping) {
+  TestRng rng;
+  for (int trial = 0; trial < 8; ++trial) {
+    const int n = INT_MAX - rng.uniform_int(0, 200);
+    const int row = 32 << rng.uniform_int(0, 3);
+    const int max_tiles = rng.uniform_int(1, 4);
+    const MutualTiles t = choose_mutual_tiles(n, row, rng.uniform_int(1, 4000), max_tiles);
+    SCOPED_TRACE("n " + std::to_string(n) + " row " + std::to_string(row) + " max " + std::to_string(max_tiles));
+    EXPECT_EQ(t.rect % row, 0);
+    EXPECT_GT(t.rect, 0);
+    EXPECT_GE(static_cast<long long>(t.tiles) * t.rect, n);
+    EXPECT_LT(static_cast<long long>(t.tiles - 1) * t.rect, n);
+    EXPECT_LE(t.tiles, std::max(max_tiles, 2));  // one tile of rect <= INT_MAX may not hold n: two then
   }
 }
 
