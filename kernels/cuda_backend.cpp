@@ -58,13 +58,13 @@ std::string CudaBackend::name() const {
 
 template <class Fn>
 void CudaBackend::timed(KernelKind kind, Layout layout, double bytes, double interactions_count,
-                        Fn&& launch_fn, double scratch_bytes) {
+                        Fn&& launch_fn, double scratch_bytes, std::string_view scratch_what) {
   // The kernel family and layout as an NVTX range: "forces soa", "pack aos", ... (docs/profiling.md).
   const NvtxRange range(std::string(to_string(kind)) + " " + std::string(to_string(layout)));
   m_timings.begin(m_stream.get());
   launch_fn();
   m_timings.end(m_stream.get(),
-                KernelTiming{kind, layout, 0.0, bytes, interactions_count, m_precision, scratch_bytes});
+                KernelTiming{kind, layout, 0.0, bytes, interactions_count, m_precision, scratch_bytes, scratch_what});
 }
 
 // Records of the stored precision land as AoS; other layouts are produced by the (bitwise) conversion
@@ -182,7 +182,7 @@ void CudaBackend::kick(const SimParams& params, double time, int begin, int end)
     timed(
         KernelKind::Forces, m_layout, f.bytes(count), pulls,
         [&] { gpu::mutual_kick(state, m_mutual_schedule, params, m_force_partials.data(), m_stream.get()); },
-        f.scratch_moved());
+        f.scratch_moved(), f.scratch_what);
   } else if (params.solver == Solver::AllPairs) {
     // Allocated on the first all-pairs step: the attractor solver never needs it.
     const gpu::BodyRange targets{begin, end};
@@ -195,7 +195,7 @@ void CudaBackend::kick(const SimParams& params, double time, int begin, int end)
         [&] {
           gpu::all_pairs_kick(state, targets, schedule, params, m_force_partials.data(), m_stream.get());
         },
-        f.scratch_moved());
+        f.scratch_moved(), f.scratch_what);
   } else {
     timed(KernelKind::Forces, m_layout, formula(0).bytes(count), pulls, [&] {
       gpu::attractor_kick(state, {begin, end}, params, time, m_stream.get());

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <cuda_runtime.h>
@@ -91,7 +92,7 @@ class CudaBackend final : public Backend {
   template <class Fn>
   // `scratch_bytes`: of `bytes`, the partial sums written and read back (KernelTiming::scratch_bytes).
   void timed(KernelKind kind, Layout layout, double bytes, double interactions, Fn&& launch_fn,
-             double scratch_bytes = 0.0);
+             double scratch_bytes = 0.0, std::string_view scratch_what = {});
 
   int m_n;
   Layout m_layout;

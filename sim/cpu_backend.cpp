@@ -304,7 +304,7 @@ void CpuBackend::step_range(const SimParams& params, double time, int first, int
                           mutual ? kPartialSums : kStagedSources);
   record(KernelKind::Forces, start, formula.bytes(count),
          interactions(KernelKind::Forces, params.solver, count, m_n, params.attractors.count),
-         formula.scratch_moved());
+         formula.scratch_moved(), formula.scratch_what);
 
   start = std::chrono::steady_clock::now();
   with_view(state(), [&](const auto& view) {
@@ -404,12 +404,12 @@ std::vector<KernelTiming> CpuBackend::poll_timings() {
 }
 
 void CpuBackend::record(KernelKind kind, std::chrono::steady_clock::time_point start, double bytes,
-                        double interactions_count, double scratch) {
+                        double interactions_count, double scratch, std::string_view scratch_what) {
   const double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   // Bounded: a caller that never polls must not grow memory without limit.
   if (m_timings.size() >= 4096) m_timings.erase(m_timings.begin(), m_timings.begin() + 2048);
-  m_timings.push_back({kind, m_layout, ms, bytes, interactions_count, m_precision, scratch});
+  m_timings.push_back({kind, m_layout, ms, bytes, interactions_count, m_precision, scratch, scratch_what});
 }
 
 }  // namespace coalesce

@@ -8,6 +8,7 @@
 #include <memory>
 #include <new>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "sim/backend.h"
@@ -79,7 +80,7 @@ class CpuBackend final : public Backend {
   std::vector<ParticleRecord<Real>> load();
   // `scratch`: of `bytes`, the scratch written and read back (KernelTiming::scratch_bytes).
   void record(KernelKind kind, std::chrono::steady_clock::time_point start, double bytes, double interactions,
-              double scratch = 0.0);
+              double scratch = 0.0, std::string_view scratch_what = {});
   // The SIMD step's passes (m_simd set): forces through staged blocks, drift on the layout's own arrays.
   // Returns the bytes of the source rows all-pairs staged (0 for attractors).
   template <class View>

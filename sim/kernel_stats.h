@@ -30,6 +30,7 @@ struct KernelTiming {
   // Of `bytes`: scratch the kernel wrote and read back (the all-pairs forces' partial sums; the CPU's staged
   // source rows), so a reader can tell them from the state's bytes. 0 for every other kernel.
   double scratch_bytes = 0;
+  std::string_view scratch_what{};  // what the scratch is (sim/byte_counts.h: kPartialSums, kStagedSources)
 
   double gigabytes_per_second() const { return milliseconds > 0 ? bytes / (milliseconds * 1e6) : 0.0; }
   double interactions_per_second() const { return milliseconds > 0 ? interactions / (milliseconds * 1e-3) : 0.0; }

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "app/lab/lab_tab.h"
 #include "app/viewer/viewer_model.h"
@@ -33,8 +34,10 @@ void draw_hardware_section(const ViewerModel& model);
 void draw_compare_section(const ViewerModel& model);
 void draw_controls_section(const ViewerModel& model, ViewerControls& controls, ViewerRequests& requests);
 
-// The byte formula behind a kernel's GB/s in `precision`'s bytes, as the tooltip shows it.
-std::string byte_formula(KernelKind kind, Layout layout, Solver solver, Precision precision);
+// The byte formula behind a kernel's GB/s in `precision`'s bytes, as the tooltip shows it; the forces' with
+// the scratch its latest launch moved (KernelStats::scratch_bytes, written and read back) and what it is.
+std::string byte_formula(KernelKind kind, Layout layout, Solver solver, Precision precision,
+                         double scratch_moved = 0, std::string_view scratch_what = {});
 // A Compare row's name: "float4 fp64".
 std::string compare_row_label(Layout layout, Precision precision);
 

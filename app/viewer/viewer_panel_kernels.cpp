@@ -33,15 +33,20 @@ std::string compute_bound_note(Layout layout, Precision precision) {
 }  // namespace
 
 // Generated from sim/byte_counts.h, the formulas the backends count bytes with.
-std::string byte_formula(KernelKind kind, Layout layout, Solver solver, Precision precision) {
+std::string byte_formula(KernelKind kind, Layout layout, Solver solver, Precision precision,
+                         double scratch_moved, std::string_view scratch_what) {
   if (kind == KernelKind::Convert) return convert_formula_summary(precision);
+  if (kind == KernelKind::Forces)
+    return forces_byte_formula(layout, solver, precision, scratch_moved / 2, scratch_what).text();
   return kernel_byte_formula(kind, layout, solver, precision).text();
 }
 
 namespace {
 // The tooltip's formula, named by its precision: the same kernel moves twice the bytes in fp64.
-std::string formula_tooltip(KernelKind kind, Layout layout, Solver solver, Precision precision) {
-  return std::string(to_string(precision)) + ": " + byte_formula(kind, layout, solver, precision);
+std::string formula_tooltip(KernelKind kind, Layout layout, Solver solver, Precision precision,
+                            const KernelStats& latest) {
+  return std::string(to_string(precision)) + ": " +
+         byte_formula(kind, layout, solver, precision, latest.scratch_bytes, latest.scratch_what);
 }
 }  // namespace
 
@@ -87,7 +92,7 @@ void draw_kernel_section(const ViewerModel& model) {
       ImGui::TableNextColumn();
       ImGui::Text("%s", kernel_label(kind).c_str());
       if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s", formula_tooltip(kind, layout, solver, precision).c_str());
+        ImGui::SetTooltip("%s", formula_tooltip(kind, layout, solver, precision, s).c_str());
       ImGui::TableNextColumn();
       ImGui::Text("%.3f", s.milliseconds.value());
       const bool by_interactions = headline_metric(kind, solver) == KernelMetric::InteractionsPerSecond;
@@ -99,7 +104,7 @@ void draw_kernel_section(const ViewerModel& model) {
         ImGui::Text("%.4g", s.gigabytes_per_second.value());
         if (ImGui::IsItemHovered())
           ImGui::SetTooltip("%s\n%.3g bytes per launch",
-                            formula_tooltip(kind, layout, solver, precision).c_str(), s.bytes);
+                            formula_tooltip(kind, layout, solver, precision, s).c_str(), s.bytes);
       }
       ImGui::TableNextColumn();
       // Each row against the ceiling that moves bytes as its kernel does (the copy on a GPU).

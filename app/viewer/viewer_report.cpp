@@ -37,7 +37,7 @@ json kernels_json(const ViewerModel& model, Layout layout, Precision precision, 
         {"percent_of_copy_peak", copy_peak > 0 ? 100.0 * s.gigabytes_per_second.value() / copy_peak : 0.0},
         {"bytes_per_launch", s.bytes},
         {"scratch_bytes_per_launch", s.scratch_bytes},
-        {"byte_formula", byte_formula(kind, layout, solver, precision)},
+        {"byte_formula", byte_formula(kind, layout, solver, precision, s.scratch_bytes, s.scratch_what)},
         {"precision", text(to_string(precision))},  // the live table's: the run's now
         {"samples", s.milliseconds.count()},
         // Which of the numbers the panel shows: GB/s is kept raw but means nothing for all-pairs forces.

@@ -79,6 +79,7 @@ void ViewerStats::add(const std::vector<KernelTiming>& timings, Layout layout, P
     s.interactions_per_second.add(t.interactions_per_second());
     s.bytes = t.bytes;
     s.scratch_bytes = t.scratch_bytes;
+    s.scratch_what = t.scratch_what;
     push_history(s.history_gbps, s.gigabytes_per_second.value());
     push_history(s.history_interactions, s.interactions_per_second.value());
   }

@@ -5,6 +5,7 @@
 #include <array>
 #include <deque>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "sim/kernel_stats.h"
@@ -59,6 +60,7 @@ struct KernelStats {
   Ema interactions_per_second;
   double bytes = 0;                        // of the last launch: the byte formula's value
   double scratch_bytes = 0;                // of those, the partial sums written and read back (KernelTiming)
+  std::string_view scratch_what;           // what that scratch is: "partial sums", "staged source rows"
   std::deque<float> history_gbps;          // smoothed GB/s, oldest first, for PlotLines
   std::deque<float> history_interactions;  // smoothed interactions/s (forces), for all-pairs' plot
   bool seen() const { return milliseconds.count() > 0; }

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/byte_counts.h"
@@ -53,6 +54,7 @@ TEST(ScratchBytes, CpuForcesCountTheirPartialSumsAndStagedRows) {
     }
     EXPECT_TRUE(found) << mutual.scratch_bytes << " B are not the partial sums of any tiling of N";
     EXPECT_DOUBLE_EQ(mutual.bytes, state + mutual.scratch_bytes);
+    EXPECT_EQ(mutual.scratch_what, kPartialSums);  // what the viewer's formula and note call them
 
     params.forces = ForceScheme::OneSided;
     const KernelTiming one_sided = forces_timing(cpu, params);
@@ -61,11 +63,13 @@ TEST(ScratchBytes, CpuForcesCountTheirPartialSumsAndStagedRows) {
         target == CpuTarget::Scalar ? 0.0 : 4.0 * ((n + kSimdBlock - 1) / kSimdBlock * kSimdBlock) * real;
     EXPECT_DOUBLE_EQ(one_sided.scratch_bytes, 2.0 * staged);
     EXPECT_DOUBLE_EQ(one_sided.bytes, state + 2.0 * staged);
+    EXPECT_EQ(one_sided.scratch_what, staged > 0 ? kStagedSources : std::string_view());
 
     params.solver = Solver::Attractors;
     params.attractors.count = rng.uniform_int(1, kMaxAttractors);
     const KernelTiming attractors = forces_timing(cpu, params);
     EXPECT_EQ(attractors.scratch_bytes, 0.0);
+    EXPECT_TRUE(attractors.scratch_what.empty());
     EXPECT_DOUBLE_EQ(attractors.bytes,
                      bytes_moved(KernelKind::Forces, layout, Solver::Attractors, n, precision));
   }
