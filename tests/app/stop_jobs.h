@@ -72,6 +72,29 @@ inline pid_t find_coalesce(pid_t root, const std::filesystem::path& exe) {
   return 0;
 }
 
+// What `pid` and each of its threads were doing, for a run that never ended: state, kernel wait channel,
+// pending and blocked signals; "" once it is gone.
+inline std::string process_snapshot(pid_t pid) {
+  const std::string proc = "/proc/" + std::to_string(pid);
+  std::ifstream status(proc + "/status");
+  std::string out, line;
+  for (; std::getline(status, line);)
+    for (const char* key : {"State:", "SigPnd:", "ShdPnd:", "SigBlk:", "SigIgn:", "SigCgt:"})
+      if (line.rfind(key, 0) == 0) out += line + "; ";
+  std::error_code ignored;
+  for (const auto& task : std::filesystem::directory_iterator(proc + "/task", ignored)) {
+    std::ifstream comm(task.path() / "comm"), wchan(task.path() / "wchan"), stat(task.path() / "stat");
+    std::string name, channel, fields;
+    std::getline(comm, name);
+    std::getline(wchan, channel);
+    std::getline(stat, fields);
+    const std::size_t after_name = fields.rfind(')');
+    const std::string state = after_name == std::string::npos ? "?" : fields.substr(after_name + 2, 1);
+    out += "thread " + task.path().filename().string() + " " + name + " " + state + " in " + channel + "; ";
+  }
+  return out;
+}
+
 struct Running {
   StopJob* job = nullptr;
   pid_t child = -1;    // what this harness started: the shell on the terminal, or timeout
@@ -191,7 +214,10 @@ inline void run_stop_jobs(Stopper stopper, std::vector<StopJob>& jobs, int concu
         r.job->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
       }
       if (!ended && Clock::now() > r.deadline) {
-        r.job->problem = r.coalesce == 0 ? "coalesce never had its handler in place" : "it never ended";
+        r.job->problem = r.coalesce == 0 ? "coalesce never had its handler in place"
+                                         : "it never ended: " + std::string(r.stopped ? "stopped" : "not yet stopped") +
+                                               "; coalesce: " + process_snapshot(r.coalesce) +
+                                               " its parent: " + process_snapshot(r.child);
         if (r.coalesce != 0) ::kill(r.coalesce, SIGKILL);
         ::kill(r.child, SIGKILL);
         ended = true;
@@ -203,7 +229,10 @@ inline void run_stop_jobs(Stopper stopper, std::vector<StopJob>& jobs, int concu
         ++it;
       }
     }
-    while (::waitpid(-1, nullptr, WNOHANG) > 0) {
+    // On a terminal the recording shells, adopted by this subreaper, are reaped here (their codes come from
+    // files). Never under timeout: reaping another job's timeout here hid its exit from that job's own
+    // waitpid, which then waited out the deadline ("it never ended" with both processes long gone).
+    while (terminal && ::waitpid(-1, nullptr, WNOHANG) > 0) {
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
