@@ -64,8 +64,11 @@ TEST(CliCpuBench, UnknownValuesAreNullAndNoZeroIsPrinted) {
     EXPECT_EQ(loop.at("issue_limit_interactions_per_second").is_null(), !limit_known) << cpu;
   }
   EXPECT_EQ(cpu.at("target").get<std::string>(), to_string(best_cpu_target()));
-  for (const json& value : cpu)
-    if (value.is_number()) EXPECT_GT(value.get<double>(), 0.0) << cpu;
+  for (const json& value : cpu) {
+    if (value.is_number()) {
+      EXPECT_GT(value.get<double>(), 0.0) << cpu;
+    }
+  }
   EXPECT_GT(device.at("copy_peak_gbps").get<double>(), 0.0);
   EXPECT_NE(doc.at("method").at("copy_peak").get<std::string>().find("CPU memory copy"), std::string::npos);
 

@@ -128,6 +128,7 @@ nlohmann::json settings_of(const std::string& json_path) {
 // The viewer can switch to all-pairs live, so there --forces with attractors is kept: the screenshot JSON
 // records it (null only for auto) and --camera-from restores it.
 TEST(CliFlagRules, ForcesWithAttractorsIsRecordedAndRestoredByTheViewer) {
+  if (!viewer_built()) GTEST_SKIP() << "skipped: this build has no viewer";
   TestRng rng;
   TempDir dir;
   const std::string forces = rng.uniform_int(0, 1) ? "one-sided" : "mutual";

@@ -78,10 +78,6 @@ void write_json(const std::string& path, const json& doc) {
   std::ofstream(path, std::ios::binary) << doc.dump(2);
 }
 
-bool viewer_built() {
-  return names(run_coalesce({"--version"}, kQuick).out, "viewer");
-}
-
 // A headless frame restored from `shot` (run in `cwd`, so relative paths mean what a user's would), and
 // the summary line --camera-from printed. Without the viewer the run stops after that line, saying why.
 struct Restored {

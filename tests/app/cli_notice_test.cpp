@@ -11,10 +11,6 @@
 namespace coalesce::testing {
 namespace {
 
-bool viewer_built() {
-  return run_coalesce({"--version"}, 30).out.find("viewer") != std::string::npos;
-}
-
 TEST(CliNotice, HelpListsEveryExitCode) {
   const ProcessResult r = run_coalesce({"--help"}, 30);
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -17,4 +17,12 @@ inline ProcessResult run_coalesce(const std::vector<std::string>& arguments, int
   return run_process(argv, {}, {}, timeout_seconds, setup);
 }
 
+// Whether the executable has the viewer: its --version lists the features built in ("(cuda, viewer, mpi)");
+// the sanitizer build of CI has none, and a viewer run there is a usage error.
+inline bool viewer_built() {
+  const std::string out = run_coalesce({"--version"}, 30).out;
+  const std::string first_line = out.substr(0, out.find('\n'));
+  return first_line.find("viewer") != std::string::npos;
+}
+
 }  // namespace coalesce::testing
