@@ -246,14 +246,8 @@ void measure_ceilings(CpuCopyMethod& m, std::array<CpuCeilingMeasure, kCeilingCo
   m.max_gbps = copy.max_gbps;
 }
 
-struct Measured {
-  CpuFacts facts;
-  double copy_gbps = 0;  // DeviceInfo::copy_peak_gbps
-};
-
-Measured read_facts() {
-  Measured out;
-  CpuFacts& f = out.facts;
+CpuFacts read_facts() {
+  CpuFacts f;
   f.model = cpuinfo_value("model name");
   if (f.model.empty()) f.model = "unknown CPU";
   const UsableCpus usable = usable_cpus();
@@ -269,13 +263,12 @@ Measured read_facts() {
   f.copy.warmups = 2;
   f.copy.copies = 9;
   measure_ceilings(f.copy, f.ceilings);
-  out.copy_gbps = f.ceiling(Ceiling::Copy).gbps;
-  return out;
+  return f;
 }
 
-const Measured& measured() {
-  static const Measured m = read_facts();  // once per process: every backend shares one measurement
-  return m;
+const CpuFacts& measured() {
+  static const CpuFacts facts = read_facts();  // once per process: every backend shares one measurement
+  return facts;
 }
 
 }  // namespace
@@ -324,11 +317,11 @@ double cpu_cores_used(const CpuFacts& f) {
 }
 
 const CpuFacts& cpu_facts() {
-  return measured().facts;
+  return measured();
 }
 
 CpuFacts cpu_facts(CpuTarget target) {
-  CpuFacts f = measured().facts;
+  CpuFacts f = measured();
   const CpuTargetInfo& row = cpu_target_info(target);
   f.target = std::string(row.name);
   f.vector_bits = row.vector_bits;
@@ -358,14 +351,14 @@ CpuFacts cpu_facts(CpuTarget target) {
 }
 
 DeviceInfo cpu_device_info(CpuTarget target) {
-  const Measured& m = measured();
+  const CpuFacts& facts = measured();
   DeviceInfo d;
-  d.name = m.facts.model;
-  d.multiprocessors = m.facts.threads;
+  d.name = facts.model;
+  d.multiprocessors = facts.threads;
   // The CPU backend's "device memory" is the machine's RAM, so the panel does not read 0 GiB.
   d.memory_bytes =
       static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
-  d.copy_peak_gbps = m.copy_gbps;
+  d.copy_peak_gbps = facts.ceiling(Ceiling::Copy).gbps;
   d.cpu = cpu_facts(target);
   return d;
 }
