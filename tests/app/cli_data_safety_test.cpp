@@ -40,7 +40,7 @@ Args bench_writing(const std::string& json) {
 }
 
 // Exit code `code` and exactly one message line on stderr (bench's "[k/n] ..." progress lines aside).
-void expect_one_line(const ProcessResult& r, int code, const std::vector<std::string>& needles) {
+void expect_one_line_past_markers(const ProcessResult& r, int code, const std::vector<std::string>& needles) {
   EXPECT_EQ(r.exit_code, code) << r.err;
   std::vector<std::string> lines;
   for (const std::string& line : r.err_lines())
@@ -78,7 +78,7 @@ TEST(CliDataSafety, DeviceNodesAndFifosAreNeverReplaced) {
   for (const Args& args :
        {steps_saving(node), bench_writing(node), Args{"--headless", "--frames", "1", "--screenshot", node}}) {
     const ProcessResult r = run_coalesce(args, 30);
-    expect_one_line(r, 2, {node, "not a regular file"});
+    expect_one_line_past_markers(r, 2, {node, "not a regular file"});
     EXPECT_TRUE(still_special(node)) << "the node was replaced";
     EXPECT_EQ(r.out, "") << "the work started before the output was checked";
   }
@@ -104,7 +104,7 @@ TEST(CliDataSafety, SymlinksAreFollowedAndStay) {
   const ProcessResult broken = run_coalesce({"--backend", "cpu", "--scene", "plummer", "--particles", "64",
                                              "--steps", "1000000000", "--save-state", dir.file("broken.npy")},
                                             30);
-  expect_one_line(broken, 2, {"broken.npy", "no-such-dir", "does not exist"});
+  expect_one_line_past_markers(broken, 2, {"broken.npy", "no-such-dir", "does not exist"});
 }
 
 TEST(CliDataSafety, ReadOnlyFileIsRefusedBeforeAnyStep) {
@@ -118,7 +118,7 @@ TEST(CliDataSafety, ReadOnlyFileIsRefusedBeforeAnyStep) {
   const ProcessResult r = run_coalesce({"--backend", "cpu", "--scene", "plummer", "--particles", "64",
                                         "--steps", "1000000000", "--save-state", path},
                                        30);
-  expect_one_line(r, 2, {path, "read-only"});
+  expect_one_line_past_markers(r, 2, {path, "read-only"});
   EXPECT_EQ(read_file(path), old);
   EXPECT_EQ(r.out, "");
 }
@@ -135,17 +135,17 @@ TEST(CliDataSafety, FailedWritesKeepThePreviousFile) {
   write_file(json, old_json);
   ChildSetup small_disk;
   small_disk.file_size_limit = 1500;  // below a 64-particle state (1920 B) and the bench JSON (2.7 KB)
-  expect_one_line(run_coalesce(steps_saving(state), 60, small_disk), 1, {state, "cannot write", "untouched"});
+  expect_one_line_past_markers(run_coalesce(steps_saving(state), 60, small_disk), 1, {state, "cannot write", "untouched"});
   EXPECT_EQ(read_file(state), old_state);
   ChildSetup small_disk_quiet = small_disk;
   small_disk_quiet.stdout_path = "/dev/null";  // bench's table on stdout (1.7 KB) would meet the limit too
-  expect_one_line(run_coalesce(bench_writing(json), 60, small_disk_quiet), 1, {json, "cannot write", "untouched"});
+  expect_one_line_past_markers(run_coalesce(bench_writing(json), 60, small_disk_quiet), 1, {json, "cannot write", "untouched"});
   EXPECT_EQ(read_file(json), old_json);
   EXPECT_EQ(other_files(dir, {"state.npy", "bench.json"}), std::vector<std::string>{});
 
   // A new file that cannot be written: nothing appears at all.
   const std::string fresh = dir.file("fresh.npy");
-  expect_one_line(run_coalesce(steps_saving(fresh), 60, small_disk), 1, {fresh, "nothing was written"});
+  expect_one_line_past_markers(run_coalesce(steps_saving(fresh), 60, small_disk), 1, {fresh, "nothing was written"});
   EXPECT_FALSE(fs::exists(fresh));
   EXPECT_EQ(other_files(dir, {"state.npy", "bench.json"}), std::vector<std::string>{});
 }
@@ -161,11 +161,11 @@ TEST(CliDataSafety, FullDiskKeepsThePreviousFile) {
   write_file(state, old_state);
   write_file(json, old_json);
   // 512 particles need 14.5 KB: more than the 10 KB left.
-  expect_one_line(run_coalesce(steps_saving(state, 512)), 1,
+  expect_one_line_past_markers(run_coalesce(steps_saving(state, 512)), 1,
                   {state, "No space left on device", "untouched", "the disk is full: free some space"});
   EXPECT_EQ(read_file(state), old_state);
   write_file(dir.file("disk/filler"), std::string(9000, 'x'));  // about 1 KB left: less than the JSON
-  expect_one_line(run_coalesce(bench_writing(json)), 1, {json, "No space left on device", "untouched"});
+  expect_one_line_past_markers(run_coalesce(bench_writing(json)), 1, {json, "No space left on device", "untouched"});
   EXPECT_EQ(read_file(json), old_json);
   std::vector<std::string> names;
   for (const auto& entry : fs::directory_iterator(dir.file("disk"))) names.push_back(entry.path().filename());
@@ -187,7 +187,7 @@ TEST(CliDataSafety, NonFiniteStateIsSavedBesideNeverOver) {
       run_coalesce({"--backend", "cpu", "--scene", "cube", "--load-state", dir.file("fast.npy"), "--dt",
                     "1000", "--steps", "2", "--save-state", good});
   const std::string beside = dir.file("run.nonfinite.npy");
-  expect_one_line(r, 1, {"not finite", beside, good + " untouched"});
+  expect_one_line_past_markers(r, 1, {"not finite", beside, good + " untouched"});
   EXPECT_EQ(read_file(good), old);
   EXPECT_EQ(npy_payload(beside).size(), state.size() * 28) << "the broken state is kept to look at";
 }
@@ -195,7 +195,7 @@ TEST(CliDataSafety, NonFiniteStateIsSavedBesideNeverOver) {
 TEST(CliDataSafety, ScreenshotNamedJsonWouldOverwriteItsPng) {
   TempDir dir;
   const std::string shot = dir.file("shot.json");
-  expect_one_line(run_coalesce({"--headless", "--frames", "1", "--screenshot", shot}, 30), 2,
+  expect_one_line_past_markers(run_coalesce({"--headless", "--frames", "1", "--screenshot", shot}, 30), 2,
                   {shot, "same file", dir.file("shot.png")});
   EXPECT_FALSE(fs::exists(shot));
 }
@@ -207,7 +207,7 @@ TEST(CliDataSafety, TwoOutputsThatAreOneFileAreRefused) {
   const ProcessResult r = run_coalesce({"--headless", "--frames", "1", "--screenshot", dir.file("shot.png"),
                                         "--save-state", dir.file("state.npy")},
                                        30);
-  expect_one_line(r, 2, {"the same file"});
+  expect_one_line_past_markers(r, 2, {"the same file"});
   EXPECT_EQ(read_file(dir.file("state.npy")), "old");
   EXPECT_FALSE(fs::exists(dir.file("shot.json")));
 }

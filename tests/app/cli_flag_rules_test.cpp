@@ -34,14 +34,6 @@ using Args = std::vector<std::string>;
 constexpr int kQuick = 60;
 constexpr int kRun = 240;  // seconds for a run that steps or draws: a loaded machine takes tens
 
-void expect_one_line(const ProcessResult& r, int code, const std::vector<std::string>& needles) {
-  EXPECT_EQ(r.exit_code, code) << r.err;
-  const std::vector<std::string> lines = r.err_lines();
-  ASSERT_EQ(lines.size(), 1u) << r.err;
-  EXPECT_EQ(lines[0].rfind("coalesce: ", 0), 0u) << lines[0];
-  for (const std::string& needle : needles) EXPECT_NE(lines[0].find(needle), std::string::npos) << lines[0];
-}
-
 void write_bytes(const std::string& path, const std::string& bytes) {
   std::ofstream(path, std::ios::binary) << bytes;
 }

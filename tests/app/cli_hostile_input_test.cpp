@@ -35,14 +35,6 @@ Args steps_with(const std::string& flag, const std::string& path) {
   return {"--backend", "cpu", "--steps", "1", flag, path};
 }
 
-void expect_one_line(const ProcessResult& r, int code, const std::vector<std::string>& needles) {
-  EXPECT_EQ(r.exit_code, code) << r.err;
-  const std::vector<std::string> lines = r.err_lines();
-  ASSERT_EQ(lines.size(), 1u) << r.err;
-  EXPECT_EQ(lines[0].rfind("coalesce: ", 0), 0u) << lines[0];
-  for (const std::string& needle : needles) EXPECT_NE(lines[0].find(needle), std::string::npos) << lines[0];
-}
-
 // The peak memory of a run that reads nothing, in KiB. ru_maxrss counts the forked test process until
 // exec, so "bounded" is measured against this run rather than as an absolute number.
 long baseline_rss_kib() {

@@ -33,14 +33,6 @@ bool names(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
-void expect_one_line(const ProcessResult& r, int code, const std::vector<std::string>& needles) {
-  EXPECT_EQ(r.exit_code, code) << r.err;
-  const std::vector<std::string> lines = r.err_lines();
-  ASSERT_EQ(lines.size(), 1u) << r.err;
-  EXPECT_EQ(lines[0].rfind("coalesce: ", 0), 0u) << lines[0];
-  for (const std::string& needle : needles) EXPECT_TRUE(names(lines[0], needle)) << needle << "\n" << lines[0];
-}
-
 // The names in `dir` and their bytes: what a run must leave as it found it.
 std::vector<std::pair<std::string, std::string>> snapshot(const fs::path& dir) {
   std::vector<std::pair<std::string, std::string>> files;

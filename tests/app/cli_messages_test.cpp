@@ -30,7 +30,7 @@ constexpr int kQuick = 30;             // seconds: every refusal here takes mill
 constexpr std::size_t kMaxLine = 300;  // an error line a person reads at a glance
 
 // One line on stderr: exit `code`, "coalesce: " once, printable, at most kMaxLine, holding every needle.
-void expect_one_line(const ProcessResult& r, int code, const std::vector<std::string>& needles) {
+void expect_one_readable_line(const ProcessResult& r, int code, const std::vector<std::string>& needles) {
   EXPECT_EQ(r.exit_code, code) << r.err;
   const std::vector<std::string> lines = r.err_lines();
   ASSERT_EQ(lines.size(), 1u) << r.err;
@@ -73,7 +73,7 @@ TEST(CliMessages, NulInAnNpyDtypeIsShownEscapedAndTheLineGoesOn) {
   const int n = rng.uniform_int(1, 64);
   write_npy(load.state, before + std::string(1, '\0') + after, "(" + std::to_string(n) + ", 7)",
             std::vector<char>(static_cast<std::size_t>(n) * 28));
-  expect_one_line(load.run(), 2,
+  expect_one_readable_line(load.run(), 2,
                   {"dtype is '" + before + "\\x00" + after + "'", "expected float32 or float64"});
   load.expect_untouched();
 }
@@ -85,7 +85,7 @@ TEST(CliMessages, AShapeOfThousandsOfDimensionsStaysOneShortLine) {
   std::string shape = "(";
   for (int i = 0; i < dimensions; ++i) shape += std::to_string(rng.uniform_int(1, 9)) + ", ";
   write_npy(load.state, "<f4", shape + ")", {});
-  expect_one_line(load.run(), 2,
+  expect_one_readable_line(load.run(), 2,
                   {"shape is (", std::to_string(dimensions) + " dimensions", "expected (N, 7)"});
   load.expect_untouched();
 }
@@ -106,7 +106,7 @@ TEST(CliMessages, AKeyGivenTwiceInAnNpyHeaderIsRefusedNotJoined) {
   for (const auto& [key, dict] : cases) {
     LoadRun load(rng);
     write_npy_file(load.state, dict, payload);
-    expect_one_line(load.run(), 2, {"'" + key + "' is given twice"});
+    expect_one_readable_line(load.run(), 2, {"'" + key + "' is given twice"});
     load.expect_untouched();
   }
 }
@@ -126,14 +126,14 @@ TEST(CliMessages, NulAndLengthInAJsonStringAreShownShortAndEscaped) {
     write_run(dir.file("b.json"), run);
     const ProcessResult r =
         run_coalesce({"bench", "--compare", dir.file("a.json"), dir.file("b.json")}, kQuick);
-    expect_one_line(r, 2, {"has schema '", "expected \"coalesce-bench/2\""});
+    expect_one_readable_line(r, 2, {"has schema '", "expected \"coalesce-bench/2\""});
     const std::string shown = schema.size() < 100 ? "coalesce-bench/2\\x00" + tail + "'"
                                                   : "... (" + std::to_string(schema.size()) + " bytes)'";
     EXPECT_NE(r.err.find(shown), std::string::npos) << r.err;
   }
   std::ofstream(dir.file("shot.json"))
       << nlohmann::json{{"schema", tail + std::string(1, '\0') + tail}}.dump();
-  expect_one_line(
+  expect_one_readable_line(
       run_coalesce({"--headless", "--frames", "1", "--camera-from", dir.file("shot.json")}, kQuick), 2,
       {"(schema '" + tail + "\\x00" + tail + "')"});
 }
@@ -150,7 +150,7 @@ TEST(CliMessages, AHugeNumberIsWrittenInAFewDigits) {
   write_text(dir.file("a.json"), bad.dump());
   const ProcessResult r =
       run_coalesce({"bench", "--compare", dir.file("a.json"), dir.file("b.json")}, kQuick);
-  expect_one_line(r, 2, {"rows[0]'s 'gbps' is ", "e+30", "beyond any GPU's"});
+  expect_one_readable_line(r, 2, {"rows[0]'s 'gbps' is ", "e+30", "beyond any GPU's"});
   std::size_t digits = 0, longest = 0;  // %f wrote 309 of them
   for (char c : r.err) {
     digits = std::isdigit(static_cast<unsigned char>(c)) ? digits + 1 : 0;
@@ -212,11 +212,11 @@ TEST(CliMessages, SuggestionsAreTheNearestChoice) {
     const ProcessResult r = run_coalesce({flag, given}, kQuick);
     const bool runs =
         flag != "--cpu-target" || meant == "best" || std::find(here.begin(), here.end(), meant) != here.end();
-    expect_one_line(
+    expect_one_readable_line(
         r, 2, {"got '" + given + "'", runs ? "(try " + flag + " " + meant + ")" : meant + " is nearest"});
     // Nothing near: the choices alone, no guess.
     const ProcessResult far = run_coalesce({flag, "qzqzxwxwqzqz"}, kQuick);
-    expect_one_line(far, 2, {"must be one of " + std::string(spec->value)});
+    expect_one_readable_line(far, 2, {"must be one of " + std::string(spec->value)});
     EXPECT_EQ(far.err.find("(try"), std::string::npos) << far.err;
   }
   EXPECT_GE(options,
@@ -237,7 +237,7 @@ TEST(CliMessages, ListSuggestionsFixTheItemInTheList) {
       fixed += (i ? "," : "") + items[i];
       given += (i ? "," : "") + (i == bad ? misspelt(rng, items[i]) : items[i]);
     }
-    expect_one_line(run_coalesce({"bench", flag, given, "--json", "-"}, kQuick), 2,
+    expect_one_readable_line(run_coalesce({"bench", flag, given, "--json", "-"}, kQuick), 2,
                     {"(try " + flag + " " + fixed + ")"});
   }
 }
