@@ -1,0 +1,118 @@
+// The force-method axis: one row per way the forces are computed, as sim/layout.h and sim/precision.h
+// are the layout and precision axes. Everything the program asks of a method (its physics, whether it is
+// exact, whether a rank can compute a slice, what the start size, the formulas and bench need) is a field
+// of its row, so a new method is a row here, its `case` in force_method.cpp, its solver files and one
+// CMake line (docs/architecture.md).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string_view>
+
+namespace coalesce {
+
+// Rows of kForceMethodTable are in this order; the rows of one solver family are adjacent.
+enum class ForceMethod { OneSidedAllPairs, MutualAllPairs, Attractors };
+
+// What pulls a body: every other body, or the scene's k attractors.
+enum class Physics { PairGravity, Attractors };
+
+// What one step evaluates, counted for bench's pairs/s: n^2 ordered pairs (the self term included, as
+// every peer counts it), n (n - 1) / 2 unordered pairs, n k body-attractor pulls.
+enum class Evaluations { OrderedPairs, UnorderedPairs, BodyAttractor };
+
+// Default bench sizes of a method: up to three on a GPU; on the CPU one fixed N, or the first multiple of
+// 65,536 whose state is past the last-level cache (the memory-bound rows need DRAM, not the cache).
+struct BenchSizes {
+  std::array<int, 3> gpu;
+  int gpu_count;
+  int cpu;  // 0: past the last-level cache instead
+};
+
+struct ForceMethodInfo {
+  ForceMethod method;
+  std::string_view name;          // logs, NVTX ranges, tests: "one-sided", "mutual", "attractors"
+  std::string_view solver_name;   // --solver, the scene's `solver`, JSON "solver"
+  std::string_view forces_name;   // --forces and JSON "forces"; empty where the family has one row
+  Physics physics;
+  bool exact;                     // every pair summed in a fixed order: auto chooses among exact rows only
+  bool rank_slices;               // a kick of bodies [begin, end) against all N gives the whole step's bits
+  bool sources_move;              // ranks all-gather {x, y, z, m} after each step (bodies pull bodies)
+  int start_exponent;             // the step's time grows as N^k (the viewer's start size)
+  Evaluations evaluations;
+  std::string_view interactions;  // the formulas' label: "N^2", "N x k"
+  bool compute_bound;             // the forces row's headline is interactions/s, not GB/s
+  std::string_view bench_scene;   // the preset bench steps
+  std::string_view bench_variant; // the saved run's row key beside the kernel: "", "mutual"
+  bool bench_memory_kernels;      // bench also sweeps integrate, pack and convert with this method
+  BenchSizes bench;
+};
+
+inline constexpr ForceMethodInfo kForceMethodTable[] = {
+    {ForceMethod::OneSidedAllPairs, "one-sided", "all-pairs", "one-sided", Physics::PairGravity, true, true,
+     true, 2, Evaluations::OrderedPairs, "N^2", true, "plummer", "", false, {{65536, 131072, 262144}, 3, 2048}},
+    {ForceMethod::MutualAllPairs, "mutual", "all-pairs", "mutual", Physics::PairGravity, true, false, true, 2,
+     Evaluations::UnorderedPairs, "N^2", true, "plummer", "mutual", false, {{65536, 131072, 262144}, 3, 2048}},
+    {ForceMethod::Attractors, "attractors", "attractors", "", Physics::Attractors, true, true, false, 1,
+     Evaluations::BodyAttractor, "N x k", false, "swirl", "", true, {{1 << 20, 1 << 24, 0}, 2, 0}},
+};
+inline constexpr std::size_t kForceMethodCount = std::size(kForceMethodTable);
+
+constexpr const ForceMethodInfo& method_info(ForceMethod method) {
+  return kForceMethodTable[static_cast<std::size_t>(method)];
+}
+
+// The first row of `method`'s solver family: what --solver names when --forces does not choose.
+constexpr ForceMethod family_of(ForceMethod method) {
+  const std::string_view solver = method_info(method).solver_name;
+  for (const ForceMethodInfo& row : kForceMethodTable)
+    if (row.solver_name == solver) return row.method;
+  return method;
+}
+
+// Rows of the same family as `method` (itself included).
+constexpr bool same_family(ForceMethod a, ForceMethod b) {
+  return method_info(a).solver_name == method_info(b).solver_name;
+}
+
+// --solver: a family, named by its first row.
+constexpr std::optional<ForceMethod> parse_solver_family(std::string_view text) {
+  for (const ForceMethodInfo& row : kForceMethodTable)
+    if (row.solver_name == text) return family_of(row.method);
+  return std::nullopt;
+}
+
+// --forces within a family: its row of that name; none for "auto" or a name the family lacks.
+constexpr std::optional<ForceMethod> parse_forces_in(ForceMethod family, std::string_view text) {
+  for (const ForceMethodInfo& row : kForceMethodTable)
+    if (same_family(row.method, family) && !row.forces_name.empty() && row.forces_name == text) return row.method;
+  return std::nullopt;
+}
+
+// Evaluations of one step of n bodies against k attractors, bench's pairs/s.
+constexpr double evaluations(ForceMethod method, int n, int attractors) {
+  const double count = n;
+  switch (method_info(method).evaluations) {
+    case Evaluations::OrderedPairs:
+      return count * count;
+    case Evaluations::UnorderedPairs:
+      return count * (count - 1.0) / 2.0;
+    case Evaluations::BodyAttractor:
+      return count * attractors;
+  }
+  return 0.0;
+}
+
+// Interactions of a kick of `targets` bodies, the figure peers report: every target against all n bodies
+// (n^2 for a whole step whichever pairs are evaluated), or against k attractors.
+constexpr double interactions(ForceMethod method, int targets, int n, int attractors) {
+  return method_info(method).physics == Physics::PairGravity ? static_cast<double>(targets) * n
+                                                             : static_cast<double>(targets) * attractors;
+}
+
+// The choices the help lists, checked against the table in force_method.cpp.
+inline constexpr std::string_view kSolverFamilyChoices = "all-pairs|attractors";
+inline constexpr std::string_view kForcesChoices = "one-sided|mutual|auto";
+
+}  // namespace coalesce

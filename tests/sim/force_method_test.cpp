@@ -1,0 +1,85 @@
+// The force-method table (sim/force_method.h) against what the code decides today by Solver and
+// ForceScheme: the same names, pair counts and interactions, so moving each decision onto a row field
+// changes no output. Random sizes; the seed is printed on failure.
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "sim/byte_counts.h"
+#include "sim/cpu_backend.h"
+#include "sim/force_method.h"
+#include "sim/force_scheme.h"
+#include "sim/layout.h"
+#include "tests/support/test_random.h"
+
+namespace coalesce {
+namespace {
+
+// The (Solver, ForceScheme) pair each row stands for while both still exist.
+Solver solver_of(ForceMethod method) {
+  return method_info(method).physics == Physics::PairGravity ? Solver::AllPairs : Solver::Attractors;
+}
+
+TEST(ForceMethod, NamesAreTheCliSpellingsOfSolverAndForceScheme) {
+  for (const ForceMethodInfo& row : kForceMethodTable) {
+    SCOPED_TRACE(std::string(row.name));
+    EXPECT_EQ(row.solver_name, to_string(solver_of(row.method)));
+    EXPECT_EQ(parse_solver(row.solver_name), solver_of(row.method));
+    if (!row.forces_name.empty()) {
+      const auto scheme = parse_force_scheme(row.forces_name);
+      ASSERT_TRUE(scheme.has_value());
+      EXPECT_EQ(to_string(*scheme), row.forces_name);
+    }
+    EXPECT_EQ(parse_solver_family(row.solver_name), family_of(row.method));
+    EXPECT_EQ(row.forces_name.empty() ? std::optional<ForceMethod>() : std::optional(row.method),
+              parse_forces_in(family_of(row.method), row.forces_name));
+  }
+  EXPECT_EQ(kForcesChoices, kForceChoices);  // the help's list today
+  EXPECT_FALSE(parse_solver_family("tree").has_value());
+  EXPECT_FALSE(parse_forces_in(ForceMethod::Attractors, "mutual").has_value());
+  EXPECT_FALSE(parse_forces_in(ForceMethod::OneSidedAllPairs, "auto").has_value());
+}
+
+TEST(ForceMethod, CountsAreTheOnesTheBackendsReportToday) {
+  testing::TestRng rng;
+  for (int trial = 0; trial < 200; ++trial) {
+    const int n = rng.uniform_int(1, 1 << 27);
+    const int targets = rng.uniform_int(0, n);
+    const int k = rng.uniform_int(1, 16);
+    SCOPED_TRACE("n " + std::to_string(n) + " targets " + std::to_string(targets) + " k " + std::to_string(k));
+    EXPECT_EQ(evaluations(ForceMethod::OneSidedAllPairs, n, k), pair_evaluations(ForceScheme::OneSided, n));
+    EXPECT_EQ(evaluations(ForceMethod::MutualAllPairs, n, k), pair_evaluations(ForceScheme::Mutual, n));
+    for (const ForceMethodInfo& row : kForceMethodTable) {
+      EXPECT_EQ(interactions(row.method, targets, n, k),
+                interactions(KernelKind::Forces, solver_of(row.method), targets, n, k));
+      EXPECT_EQ(row.interactions, interactions_label(KernelKind::Forces, solver_of(row.method)));
+    }
+  }
+}
+
+// rank_slices is what the CPU backend does: a slice [begin, end) of a row without it is refused, of a row
+// with it stepped (the GPU's refusal is tests/kernels' twin).
+TEST(ForceMethod, RankSlicesIsWhetherTheBackendStepsASlice) {
+  testing::TestRng rng;
+  const int n = rng.uniform_int(130, 2000);
+  const int begin = rng.uniform_int(1, n / 2), end = rng.uniform_int(begin + 1, n - 1);
+  SCOPED_TRACE("n " + std::to_string(n) + " slice [" + std::to_string(begin) + ", " + std::to_string(end) + ")");
+  for (const ForceMethodInfo& row : kForceMethodTable) {
+    SCOPED_TRACE(std::string(row.name));
+    CpuBackend cpu(n, testing::random_layout(rng), 1, testing::random_precision(rng));
+    cpu.upload(testing::random_particles(rng, n));
+    SimParams params;
+    params.solver = solver_of(row.method);
+    params.forces = row.method == ForceMethod::MutualAllPairs ? ForceScheme::Mutual : ForceScheme::OneSided;
+    params.attractors.count = row.physics == Physics::Attractors ? rng.uniform_int(1, kMaxAttractors) : 0;
+    if (row.rank_slices)
+      EXPECT_NO_THROW(cpu.step_range(params, 0.0, begin, end));
+    else
+      EXPECT_THROW(cpu.step_range(params, 0.0, begin, end), std::invalid_argument);
+  }
+}
+
+}  // namespace
+}  // namespace coalesce
