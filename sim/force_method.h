@@ -10,6 +10,9 @@
 #include <optional>
 #include <string_view>
 
+#include "sim/force_scheme.h"
+#include "sim/layout.h"
+
 namespace coalesce {
 
 // Rows of kForceMethodTable are in this order; the rows of one solver family are adjacent.
@@ -111,8 +114,18 @@ constexpr double interactions(ForceMethod method, int targets, int n, int attrac
                                                              : static_cast<double>(targets) * attractors;
 }
 
+// While Solver and ForceScheme still travel in SimParams (issue 31 removes them): the row they name, and
+// back. A ForceScheme only chooses within the pair-gravity family.
+constexpr ForceMethod method_of(Solver solver, ForceScheme scheme = ForceScheme::OneSided) {
+  if (solver == Solver::Attractors) return ForceMethod::Attractors;
+  return scheme == ForceScheme::Mutual ? ForceMethod::MutualAllPairs : ForceMethod::OneSidedAllPairs;
+}
+constexpr Solver solver_of(ForceMethod method) {
+  return method_info(method).physics == Physics::PairGravity ? Solver::AllPairs : Solver::Attractors;
+}
+
 // The choices the help lists, checked against the table in force_method.cpp.
 inline constexpr std::string_view kSolverFamilyChoices = "all-pairs|attractors";
-inline constexpr std::string_view kForcesChoices = "one-sided|mutual|auto";
+inline constexpr std::string_view kForcesChoices = kForceChoices;  // sim/force_scheme.h's, until it goes
 
 }  // namespace coalesce

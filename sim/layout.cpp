@@ -3,6 +3,8 @@
 
 #include <cstddef>
 
+#include "sim/force_method.h"
+
 namespace coalesce {
 namespace {
 
@@ -66,7 +68,7 @@ std::string_view to_string(PackVariant variant) {
 }
 
 std::string_view to_string(Solver solver) {
-  return solver == Solver::AllPairs ? "all-pairs" : "attractors";
+  return method_info(method_of(solver)).solver_name;
 }
 
 std::optional<Layout> parse_layout(std::string_view text) {
@@ -82,9 +84,8 @@ std::optional<PackVariant> parse_pack_variant(std::string_view text) {
 }
 
 std::optional<Solver> parse_solver(std::string_view text) {
-  if (text == "all-pairs") return Solver::AllPairs;
-  if (text == "attractors") return Solver::Attractors;
-  return std::nullopt;
+  const std::optional<ForceMethod> family = parse_solver_family(text);
+  return family ? std::optional<Solver>(solver_of(*family)) : std::nullopt;
 }
 
 }  // namespace coalesce

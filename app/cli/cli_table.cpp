@@ -7,6 +7,7 @@
 
 #include "app/bench/bench_plot.h"
 #include "sim/errors.h"
+#include "sim/force_method.h"
 #include "sim/layout.h"
 #include "sim/printable.h"
 
@@ -77,7 +78,7 @@ void set_layout(Options& o, std::string_view v, const ValueContext& c) {
 
 void set_solver(Options& o, std::string_view v, const ValueContext& c) {
   o.solver = parse_solver(v);
-  if (!o.solver) throw UsageError(bad_choice(c, v, "all-pairs|attractors"));
+  if (!o.solver) throw UsageError(bad_choice(c, v, kSolverFamilyChoices));
 }
 
 void set_scene(Options& o, std::string_view v, const ValueContext& c) {
@@ -388,7 +389,7 @@ const OptionSpec kOptions[] = {
      "auto (default) measures both at the start and keeps mutual only when it is clearly faster, saying which; "
      "bench: both, a row each",
      set_forces, nullptr},
-    {"--solver", "all-pairs|attractors", "all-pairs", kViewerBench,
+    {"--solver", kSolverFamilyChoices, "all-pairs", kViewerBench,
      "force solver (default: the scene's; bench: both)", set_solver, nullptr},
     {"--scene", "NAME|FILE", "galaxies", kViewer,
      "plummer, galaxies (default), disk, cube, swirl, or a TOML file", set_scene, nullptr},

@@ -17,11 +17,6 @@
 namespace coalesce {
 namespace {
 
-// The (Solver, ForceScheme) pair each row stands for while both still exist.
-Solver solver_of(ForceMethod method) {
-  return method_info(method).physics == Physics::PairGravity ? Solver::AllPairs : Solver::Attractors;
-}
-
 TEST(ForceMethod, NamesAreTheCliSpellingsOfSolverAndForceScheme) {
   for (const ForceMethodInfo& row : kForceMethodTable) {
     SCOPED_TRACE(std::string(row.name));
@@ -33,10 +28,11 @@ TEST(ForceMethod, NamesAreTheCliSpellingsOfSolverAndForceScheme) {
       EXPECT_EQ(to_string(*scheme), row.forces_name);
     }
     EXPECT_EQ(parse_solver_family(row.solver_name), family_of(row.method));
+    const auto scheme = row.method == ForceMethod::MutualAllPairs ? ForceScheme::Mutual : ForceScheme::OneSided;
+    EXPECT_EQ(method_of(solver_of(row.method), scheme), row.method);
     EXPECT_EQ(row.forces_name.empty() ? std::optional<ForceMethod>() : std::optional(row.method),
               parse_forces_in(family_of(row.method), row.forces_name));
   }
-  EXPECT_EQ(kForcesChoices, kForceChoices);  // the help's list today
   EXPECT_FALSE(parse_solver_family("tree").has_value());
   EXPECT_FALSE(parse_forces_in(ForceMethod::Attractors, "mutual").has_value());
   EXPECT_FALSE(parse_forces_in(ForceMethod::OneSidedAllPairs, "auto").has_value());
