@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "sim/force_method.h"
 #include "sim/kernel_stats.h"
 #include "sim/layout.h"
 #include "sim/layout_storage.h"
@@ -66,10 +67,9 @@ struct ByteFormula {
   }
 };
 
-// The interactions label of the forces kernel: N^2 for all-pairs, N x k for k attractors.
+// The interactions label of the forces kernel, its method's row's (sim/force_method.h).
 constexpr std::string_view interactions_label(KernelKind kind, Solver solver) {
-  if (kind != KernelKind::Forces) return {};
-  return solver == Solver::AllPairs ? "N^2" : "N x k";
+  return kind == KernelKind::Forces ? method_info(method_of(solver)).interactions : std::string_view();
 }
 
 // A conversion reads the source's whole record and writes the destination's, both in `precision`.
@@ -141,12 +141,9 @@ inline std::string convert_formula_summary(Precision precision = Precision::Fp32
   return out;
 }
 
-// Body-body interactions of the forces kernel for `targets` bodies of n: targets * n for all-pairs (the self
-// term included, as computed), targets * k for k attractors; 0 for every other kernel.
+// Interactions of the forces kernel for `targets` bodies of n (sim/force_method.h); 0 for every other kernel.
 constexpr double interactions(KernelKind kind, Solver solver, int targets, int n, int attractor_count) {
-  if (kind != KernelKind::Forces) return 0.0;
-  const double count = static_cast<double>(targets);
-  return solver == Solver::AllPairs ? count * static_cast<double>(n) : count * attractor_count;
+  return kind == KernelKind::Forces ? interactions(method_of(solver), targets, n, attractor_count) : 0.0;
 }
 // A whole step's: N^2 for all-pairs, N * k for k attractors.
 constexpr double interactions(KernelKind kind, Solver solver, int n, int attractor_count) {

@@ -36,11 +36,4 @@ constexpr std::optional<ForceScheme> parse_force_scheme(std::string_view text) {
   return std::nullopt;
 }
 
-// Pair evaluations in one all-pairs step of n bodies: n^2 one-sided (the self term included, as every
-// peer counts it), n (n - 1) / 2 mutual. Interactions stay n^2 either way, the figure peers report.
-constexpr double pair_evaluations(ForceScheme scheme, int n) {
-  const double count = n;
-  return scheme == ForceScheme::OneSided ? count * count : count * (count - 1.0) / 2.0;
-}
-
 }  // namespace coalesce

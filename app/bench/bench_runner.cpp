@@ -11,6 +11,7 @@
 #include "app/services/backend_factory.h"
 #include "app/bench/bench_stats.h"
 #include "sim/cpu_info.h"
+#include "sim/force_method.h"
 #include "sim/layout_storage.h"
 #include "sim/memory_ceiling.h"
 #include "sim/nvtx_range.h"
@@ -317,7 +318,8 @@ std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice
             BenchRow& row = rows.back();
             row.counters = reading_of(counted_step, Launches::AllButLast);
             if (solver == Solver::AllPairs && row.median_ms > 0)
-              row.pair_evaluations_per_second = pair_evaluations(scheme, n) / (row.median_ms * 1e-3);
+              row.pair_evaluations_per_second =
+                  evaluations(method_of(solver, scheme), n, 0) / (row.median_ms * 1e-3);
             if (sweeps(solver, "integrate")) {
               progress(++done, total, where + " integrate");
               rows.push_back(make_row(solver, n, layout, "integrate", "", drift, ceilings, precision));

@@ -5,6 +5,7 @@
 
 #include "app/ranks/rank_agreement.h"
 #include "sim/body_range.h"
+#include "sim/force_method.h"
 
 namespace coalesce {
 
@@ -29,7 +30,7 @@ int RankStepper::step(const SimParams& params, double time, int local_signal) {
   }
   const int begin = m_slices.begin(m_ranks.rank());
   const int end = m_slices.end(m_ranks.rank());
-  const bool exchange = params.solver == Solver::AllPairs;  // attractors pull; the bodies do not
+  const bool exchange = method_info(method_of(params.solver, params.forces)).sources_move;
   const auto start = std::chrono::steady_clock::now();
   const LocalOutcome mine = capture_outcome([&] {
     m_backend.step_range(params, time, begin, end);

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "sim/force_method.h"
+
 namespace coalesce {
 namespace {
 
@@ -140,7 +142,7 @@ bool chooses_start_size(const Options& options) {
 SizeRule start_size_rule(const Scene& scene, bool gpu) {
   SizeRule rule;
   rule.frames_per_second = gpu ? 60.0 : 30.0;
-  rule.exponent = scene.params.solver == Solver::AllPairs ? 2 : 1;
+  rule.exponent = method_info(method_of(scene.params.solver)).start_exponent;
   return rule;
 }
 

@@ -38,21 +38,30 @@ TEST(ForceMethod, NamesAreTheCliSpellingsOfSolverAndForceScheme) {
   EXPECT_FALSE(parse_forces_in(ForceMethod::OneSidedAllPairs, "auto").has_value());
 }
 
-TEST(ForceMethod, CountsAreTheOnesTheBackendsReportToday) {
+// The counts bench and the formulas report: every target against all n bodies (n^2 a step whichever pairs
+// are evaluated), n^2 ordered pairs one-sided (the self term included), n (n - 1) / 2 mutual, n k pulls.
+TEST(ForceMethod, CountsAreTheOnesPeersReport) {
   testing::TestRng rng;
   for (int trial = 0; trial < 200; ++trial) {
     const int n = rng.uniform_int(1, 1 << 27);
     const int targets = rng.uniform_int(0, n);
     const int k = rng.uniform_int(1, 16);
     SCOPED_TRACE("n " + std::to_string(n) + " targets " + std::to_string(targets) + " k " + std::to_string(k));
-    EXPECT_EQ(evaluations(ForceMethod::OneSidedAllPairs, n, k), pair_evaluations(ForceScheme::OneSided, n));
-    EXPECT_EQ(evaluations(ForceMethod::MutualAllPairs, n, k), pair_evaluations(ForceScheme::Mutual, n));
-    for (const ForceMethodInfo& row : kForceMethodTable) {
-      EXPECT_EQ(interactions(row.method, targets, n, k),
-                interactions(KernelKind::Forces, solver_of(row.method), targets, n, k));
-      EXPECT_EQ(row.interactions, interactions_label(KernelKind::Forces, solver_of(row.method)));
+    const double nn = static_cast<double>(n);
+    EXPECT_EQ(evaluations(ForceMethod::OneSidedAllPairs, n, k), nn * nn);
+    EXPECT_EQ(evaluations(ForceMethod::MutualAllPairs, n, k), nn * (nn - 1) / 2);
+    EXPECT_EQ(evaluations(ForceMethod::Attractors, n, k), nn * k);
+    for (ForceMethod pairs : {ForceMethod::OneSidedAllPairs, ForceMethod::MutualAllPairs}) {
+      EXPECT_EQ(interactions(pairs, targets, n, k), static_cast<double>(targets) * nn);
+      EXPECT_EQ(interactions(KernelKind::Forces, solver_of(pairs), targets, n, k), static_cast<double>(targets) * nn);
     }
+    EXPECT_EQ(interactions(ForceMethod::Attractors, targets, n, k), static_cast<double>(targets) * k);
+    EXPECT_EQ(interactions(KernelKind::Integrate, Solver::AllPairs, targets, n, k), 0.0);
   }
+  // The labels the formulas print (docs/kernels.md).
+  EXPECT_EQ(interactions_label(KernelKind::Forces, Solver::AllPairs), "N^2");
+  EXPECT_EQ(interactions_label(KernelKind::Forces, Solver::Attractors), "N x k");
+  EXPECT_EQ(interactions_label(KernelKind::Pack, Solver::AllPairs), "");
 }
 
 // rank_slices is what the CPU backend does: a slice [begin, end) of a row without it is refused, of a row
