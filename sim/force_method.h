@@ -79,6 +79,11 @@ constexpr bool same_family(ForceMethod a, ForceMethod b) {
   return method_info(a).solver_name == method_info(b).solver_name;
 }
 
+// Whether --forces chooses anything in `method`'s family: it has several rows, each named.
+constexpr bool has_forces_choice(ForceMethod method) {
+  return !method_info(method).forces_name.empty();
+}
+
 // --solver: a family, named by its first row.
 constexpr std::optional<ForceMethod> parse_solver_family(std::string_view text) {
   for (const ForceMethodInfo& row : kForceMethodTable)

@@ -182,7 +182,7 @@ BenchRow make_row(Solver solver, int n, Layout layout, std::string kernel, std::
   const double copy_peak_gbps = device.copy_peak_gbps;
   row.percent_of_copy = copy_peak_gbps > 0 ? 100.0 * row.gbps / copy_peak_gbps : 0.0;
   // Each memory-bound row against the ceiling that moves bytes as its kernel does.
-  if (!(solver == Solver::AllPairs && median.kernel == KernelKind::Forces)) {
+  if (!(median.kernel == KernelKind::Forces && method_info(method_of(solver)).compute_bound)) {
     const Ceiling ceiling = kernel_ceiling(median.kernel, device.gpu);
     const double gbps = device.ceiling_gbps(ceiling);
     row.ceiling = std::string(ceiling_info(ceiling).name);
@@ -201,7 +201,7 @@ bool sweeps(Solver solver, const std::string& kernel) {
 }  // namespace
 
 Scene bench_scene(Solver solver, int n) {
-  Scene scene = preset_scene(solver == Solver::AllPairs ? "plummer" : "swirl");
+  Scene scene = preset_scene(std::string(method_info(method_of(solver)).bench_scene));
   scene.particles = n;
   scene.params.solver = solver;
   return scene;

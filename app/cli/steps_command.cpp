@@ -18,6 +18,7 @@
 #include "app/services/state_output.h"
 #include "sim/diagnostics.h"
 #include "sim/errors.h"
+#include "sim/force_method.h"
 #include "sim/printable.h"
 
 namespace coalesce {
@@ -57,7 +58,7 @@ int run_steps(const Options& options, Ranks& ranks) {
     // The scene's solver or --solver: --steps cannot switch it, so a --forces there would change nothing.
     const auto& given = options.given;
     const bool forces_given = std::find(given.begin(), given.end(), "--forces") != given.end();
-    if (scene.params.solver != Solver::AllPairs && forces_given)
+    if (!has_forces_choice(method_of(scene.params.solver)) && forces_given)
       throw UsageError(forces_without_all_pairs("this --steps run (scene " + excerpt(scene.name) + ")",
                                                 "drop --forces, or give --solver all-pairs"));
     if (!notice.empty()) std::fprintf(stderr, "coalesce: %s\n", notice.c_str());

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "sim/errors.h"
+#include "sim/force_method.h"
 
 namespace coalesce {
 
@@ -58,7 +59,7 @@ std::string forces_without_all_pairs(const std::string& run, const std::string& 
 }
 
 ForceChoice sliced_forces(const SimParams& params, std::optional<ForceScheme> asked) {
-  if (params.solver != Solver::AllPairs) return {};
+  if (!has_forces_choice(method_of(params.solver))) return {};
   if (asked == ForceScheme::Mutual)
     throw UsageError("--forces mutual evaluates each pair once for both bodies, which ranks holding slices "
                      "cannot; under mpirun use --forces one-sided or auto");
@@ -67,7 +68,7 @@ ForceChoice sliced_forces(const SimParams& params, std::optional<ForceScheme> as
 }
 
 ForceChoice choose_forces(Backend& backend, const SimParams& params, double time, std::optional<ForceScheme> asked) {
-  if (params.solver != Solver::AllPairs) return {};
+  if (!has_forces_choice(method_of(params.solver))) return {};
   if (asked) return {*asked, "forces " + std::string(to_string(*asked))};
   // Timings queued before this call (a viewer frame's last step) are not the measurement's.
   backend.synchronize();

@@ -11,6 +11,7 @@
 #include "app/services/utc_time.h"
 #include "app/viewer/viewer_panel.h"
 #include "app/viewer/viewer_report_hardware.h"
+#include "sim/force_method.h"
 #include "sim/memory_ceiling.h"
 #include "sim/path_parts.h"
 #include "sim/scene.h"
@@ -197,7 +198,9 @@ json screenshot_report(const ViewerModel& model, const ViewerControls& controls,
         {"seed", sim.state_file().empty() ? json(scene.seed) : json(nullptr)},  // no seed made a loaded state
         {"dt", scene.params.dt},
         {"softening", scene.params.softening},
-        {"attractors", scene.params.solver == Solver::Attractors ? scene.params.attractors.count : 0},
+        {"attractors", method_info(method_of(scene.params.solver)).physics == Physics::Attractors
+                           ? scene.params.attractors.count
+                           : 0},
         {"brightness", controls.brightness},
         {"paused", controls.paused}}},
       {"camera", camera_json(model)},

@@ -1,5 +1,6 @@
 // Smoothing and bookkeeping of the panel's numbers.
 #include "app/viewer/viewer_stats.h"
+#include "sim/force_method.h"
 
 #include <utility>
 
@@ -13,8 +14,9 @@ void push_history(std::deque<float>& history, T value) {
 }  // namespace
 
 KernelMetric headline_metric(KernelKind kind, Solver solver) {
-  return kind == KernelKind::Forces && solver == Solver::AllPairs ? KernelMetric::InteractionsPerSecond
-                                                                  : KernelMetric::GigabytesPerSecond;
+  return kind == KernelKind::Forces && method_info(method_of(solver)).compute_bound
+             ? KernelMetric::InteractionsPerSecond
+             : KernelMetric::GigabytesPerSecond;
 }
 
 const char* to_string(KernelMetric metric) {
