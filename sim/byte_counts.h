@@ -92,7 +92,7 @@ constexpr ByteFormula kernel_byte_formula(KernelKind kind, Layout layout, Solver
   const std::string_view label = interactions_label(kind, solver);
   switch (kind) {
     case KernelKind::Forces:
-      if (solver == Solver::AllPairs)
+      if (method_info(method_of(solver)).physics == Physics::PairGravity)  // the sources' masses are read too
         return {{{{"", "pos+mass read", row.position_mass}, {"", "vel read", v}, {"", "vel write", v}}},
                 3,
                 label};

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "sim/force_method.h"
 #include "sim/thread_pool.h"
 #include "sim/usable_cpus.h"
 
@@ -59,7 +60,7 @@ Diagnostics diagnostics_of(const std::vector<ParticleRecord<Real>>& particles, c
     d.momentum.z += m * vz;
   }
   const double eps2 = params.softening * params.softening;  // the softening as typed, in double
-  if (params.solver == Solver::AllPairs) {
+  if (method_info(method_of(params.solver)).physics == Physics::PairGravity) {
     const int n = static_cast<int>(particles.size());
     std::vector<double> row(particles.size(), 0.0);
     ThreadPool pool(usable_cpus().count);

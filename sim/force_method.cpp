@@ -36,7 +36,8 @@ constexpr bool names_unique() {
   for (std::size_t i = 0; i < kForceMethodCount; ++i)
     for (std::size_t j = i + 1; j < kForceMethodCount; ++j) {
       const ForceMethodInfo &a = kForceMethodTable[i], &b = kForceMethodTable[j];
-      if (a.name == b.name || (a.solver_name == b.solver_name && a.forces_name == b.forces_name)) return false;
+      if (a.name == b.name || (a.solver_name == b.solver_name && a.forces_name == b.forces_name))
+        return false;
     }
   return true;
 }
@@ -106,8 +107,9 @@ constexpr bool choices_list(std::string_view choices, Name name, std::string_vie
 static_assert(enumerator_count() == kForceMethodCount, "every ForceMethod enumerator needs its table row");
 static_assert(rows_in_enum_order(), "kForceMethodTable rows must follow the ForceMethod enumerators' order");
 static_assert(names_unique(), "each row needs its own name and its own --solver/--forces pair");
-static_assert(families_well_formed(),
-              "a family's rows must be adjacent, share physics, have an exact row, and name --forces iff several");
+static_assert(
+    families_well_formed(),
+    "a family's rows must be adjacent, share physics, have an exact row, and name --forces iff several");
 static_assert(costs_and_sizes_sound(), "each row needs a start exponent, a label, a bench scene and sizes");
 static_assert(choices_list(
                   kSolverFamilyChoices, [](std::size_t i) { return kForceMethodTable[i].solver_name; }, ""),

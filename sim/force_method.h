@@ -35,30 +35,72 @@ struct BenchSizes {
 
 struct ForceMethodInfo {
   ForceMethod method;
-  std::string_view name;          // logs, NVTX ranges, tests: "one-sided", "mutual", "attractors"
-  std::string_view solver_name;   // --solver, the scene's `solver`, JSON "solver"
-  std::string_view forces_name;   // --forces and JSON "forces"; empty where the family has one row
+  std::string_view name;         // logs, NVTX ranges, tests: "one-sided", "mutual", "attractors"
+  std::string_view solver_name;  // --solver, the scene's `solver`, JSON "solver"
+  std::string_view forces_name;  // --forces and JSON "forces"; empty where the family has one row
   Physics physics;
-  bool exact;                     // every pair summed in a fixed order: auto chooses among exact rows only
-  bool rank_slices;               // a kick of bodies [begin, end) against all N gives the whole step's bits
-  bool sources_move;              // ranks all-gather {x, y, z, m} after each step (bodies pull bodies)
-  int start_exponent;             // the step's time grows as N^k (the viewer's start size)
+  bool exact;          // every pair summed in a fixed order: auto chooses among exact rows only
+  bool rank_slices;    // a kick of bodies [begin, end) against all N gives the whole step's bits
+  bool sources_move;   // ranks all-gather {x, y, z, m} after each step (bodies pull bodies)
+  int start_exponent;  // the step's time grows as N^k (the viewer's start size)
   Evaluations evaluations;
-  std::string_view interactions;  // the formulas' label: "N^2", "N x k"
-  bool compute_bound;             // the forces row's headline is interactions/s, not GB/s
-  std::string_view bench_scene;   // the preset bench steps
-  std::string_view bench_variant; // the saved run's row key beside the kernel: "", "mutual"
-  bool bench_memory_kernels;      // bench also sweeps integrate, pack and convert with this method
+  std::string_view interactions;   // the formulas' label: "N^2", "N x k"
+  bool compute_bound;              // the forces row's headline is interactions/s, not GB/s
+  std::string_view bench_scene;    // the preset bench steps
+  std::string_view bench_variant;  // the saved run's row key beside the kernel: "", "mutual"
+  bool bench_memory_kernels;       // bench also sweeps integrate, pack and convert with this method
   BenchSizes bench;
 };
 
 inline constexpr ForceMethodInfo kForceMethodTable[] = {
-    {ForceMethod::OneSidedAllPairs, "one-sided", "all-pairs", "one-sided", Physics::PairGravity, true, true,
-     true, 2, Evaluations::OrderedPairs, "N^2", true, "plummer", "", false, {{65536, 131072, 262144}, 3, 2048}},
-    {ForceMethod::MutualAllPairs, "mutual", "all-pairs", "mutual", Physics::PairGravity, true, false, true, 2,
-     Evaluations::UnorderedPairs, "N^2", true, "plummer", "mutual", false, {{65536, 131072, 262144}, 3, 2048}},
-    {ForceMethod::Attractors, "attractors", "attractors", "", Physics::Attractors, true, true, false, 1,
-     Evaluations::BodyAttractor, "N x k", false, "swirl", "", true, {{1 << 20, 1 << 24, 0}, 2, 0}},
+    {ForceMethod::OneSidedAllPairs,
+     "one-sided",
+     "all-pairs",
+     "one-sided",
+     Physics::PairGravity,
+     true,
+     true,
+     true,
+     2,
+     Evaluations::OrderedPairs,
+     "N^2",
+     true,
+     "plummer",
+     "",
+     false,
+     {{65536, 131072, 262144}, 3, 2048}},
+    {ForceMethod::MutualAllPairs,
+     "mutual",
+     "all-pairs",
+     "mutual",
+     Physics::PairGravity,
+     true,
+     false,
+     true,
+     2,
+     Evaluations::UnorderedPairs,
+     "N^2",
+     true,
+     "plummer",
+     "mutual",
+     false,
+     {{65536, 131072, 262144}, 3, 2048}},
+    {ForceMethod::Attractors,
+     "attractors",
+     "attractors",
+     "",
+     Physics::Attractors,
+     true,
+     true,
+     false,
+     1,
+     Evaluations::BodyAttractor,
+     "N x k",
+     false,
+     "swirl",
+     "",
+     true,
+     {{1 << 20, 1 << 24, 0}, 2, 0}},
 };
 inline constexpr std::size_t kForceMethodCount = std::size(kForceMethodTable);
 
@@ -94,7 +136,8 @@ constexpr std::optional<ForceMethod> parse_solver_family(std::string_view text) 
 // --forces within a family: its row of that name; none for "auto" or a name the family lacks.
 constexpr std::optional<ForceMethod> parse_forces_in(ForceMethod family, std::string_view text) {
   for (const ForceMethodInfo& row : kForceMethodTable)
-    if (same_family(row.method, family) && !row.forces_name.empty() && row.forces_name == text) return row.method;
+    if (same_family(row.method, family) && !row.forces_name.empty() && row.forces_name == text)
+      return row.method;
   return std::nullopt;
 }
 

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <string>
 
+#include "sim/force_method.h"
 #include "sim/input_file.h"
 #include "sim/scene.h"
 
@@ -163,7 +164,8 @@ Scene parse_scene(const std::string& content, const std::string& path) {
                  "central_mass or [[attractors]]");
     }
   }
-  if (s.params.solver == Solver::Attractors && s.params.attractors.count == 0)
+  if (method_info(method_of(s.params.solver)).physics == Physics::Attractors &&
+      s.params.attractors.count == 0)
     r.fail(attractors_node ? attractors_node : solver_node,
            "the attractors solver has no attractors; expected at least one [[attractors]] table");
   try {

@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/force_method.h"
 #include "sim/scene.h"
 
 namespace coalesce {
@@ -112,7 +113,8 @@ Scene preset_scene(const std::string& name) {
 
 std::string use_solver(Scene& scene, Solver solver) {
   scene.params.solver = solver;
-  if (solver != Solver::Attractors || scene.params.attractors.count > 0) return {};
+  if (method_info(method_of(solver)).physics != Physics::Attractors || scene.params.attractors.count > 0)
+    return {};
   scene.params.attractors = swirl_attractors();
   return "scene '" + scene.name + "' has no attractors, so the attractors solver uses the swirl preset's " +
          std::to_string(scene.params.attractors.count) +
@@ -135,7 +137,7 @@ void validate_scene(const Scene& s) {
   const AttractorSet& a = s.params.attractors;
   require(a.count >= 0 && a.count <= kMaxAttractors,
           "at most " + std::to_string(kMaxAttractors) + " attractors, got " + std::to_string(a.count));
-  require(s.params.solver != Solver::Attractors || a.count >= 1,
+  require(method_info(method_of(s.params.solver)).physics != Physics::Attractors || a.count >= 1,
           "the attractors solver needs at least one attractor");
   for (int k = 0; k < a.count; ++k) {
     const Attractor& t = a.items[k];

@@ -133,7 +133,8 @@ std::string path_from(const std::string& file, const std::string& folder) {
 // The all-pairs scheme that ran; under attractors, which have none, the --forces given, which a switch to
 // all-pairs uses and --camera-from restores (null: auto, measured again at the switch).
 json forces_json(const ViewerSimulation& sim) {
-  if (sim.scene().params.solver == Solver::AllPairs) return text(to_string(sim.scene().params.forces));
+  if (has_forces_choice(method_of(sim.scene().params.solver)))
+    return text(to_string(sim.scene().params.forces));
   const std::optional<ForceScheme> asked = sim.asked_forces();
   return asked ? json(text(to_string(*asked))) : json(nullptr);
 }

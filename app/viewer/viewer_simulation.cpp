@@ -9,6 +9,7 @@
 #include "app/services/run_setup.h"
 #include "sim/cpu_backend.h"
 #include "sim/errors.h"
+#include "sim/force_method.h"
 
 namespace coalesce {
 namespace {
@@ -26,7 +27,8 @@ double measure_step_ms(const Scene& scene, int n, const Options& options, bool g
   backend->upload(generate_initial_state(trial));
   const ForceChoice choice = choose_forces(*backend, trial.params, 0.0, options.forces);
   trial.params.forces = choice.scheme;
-  forces = trial.params.solver == Solver::AllPairs ? std::string(to_string(choice.scheme)) : std::string();
+  forces = has_forces_choice(method_of(trial.params.solver)) ? std::string(to_string(choice.scheme))
+                                                             : std::string();
   SimClock clock;
   const auto step = [&] {
     backend->step(trial.params, clock.time(trial.params.dt));

@@ -31,10 +31,10 @@ std::vector<CpuTarget> simd_targets_here() {
 }
 
 // A test over the SIMD targets says so when this CPU runs none, rather than passing having checked nothing.
-#define COALESCE_REQUIRE_SIMD()                                                          \
-  do {                                                                                   \
-    if (simd_targets_here().empty())                                                     \
-      GTEST_SKIP() << "skipped: this CPU runs none of kCpuTargetTable's SIMD targets";  \
+#define COALESCE_REQUIRE_SIMD()                                                        \
+  do {                                                                                 \
+    if (simd_targets_here().empty())                                                   \
+      GTEST_SKIP() << "skipped: this CPU runs none of kCpuTargetTable's SIMD targets"; \
   } while (false)
 
 template <class Real>

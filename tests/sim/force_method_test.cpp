@@ -28,7 +28,8 @@ TEST(ForceMethod, NamesAreTheCliSpellingsOfSolverAndForceScheme) {
       EXPECT_EQ(to_string(*scheme), row.forces_name);
     }
     EXPECT_EQ(parse_solver_family(row.solver_name), family_of(row.method));
-    const auto scheme = row.method == ForceMethod::MutualAllPairs ? ForceScheme::Mutual : ForceScheme::OneSided;
+    const auto scheme =
+        row.method == ForceMethod::MutualAllPairs ? ForceScheme::Mutual : ForceScheme::OneSided;
     EXPECT_EQ(method_of(solver_of(row.method), scheme), row.method);
     EXPECT_EQ(row.forces_name.empty() ? std::optional<ForceMethod>() : std::optional(row.method),
               parse_forces_in(family_of(row.method), row.forces_name));
@@ -46,14 +47,16 @@ TEST(ForceMethod, CountsAreTheOnesPeersReport) {
     const int n = rng.uniform_int(1, 1 << 27);
     const int targets = rng.uniform_int(0, n);
     const int k = rng.uniform_int(1, 16);
-    SCOPED_TRACE("n " + std::to_string(n) + " targets " + std::to_string(targets) + " k " + std::to_string(k));
+    SCOPED_TRACE("n " + std::to_string(n) + " targets " + std::to_string(targets) + " k " +
+                 std::to_string(k));
     const double nn = static_cast<double>(n);
     EXPECT_EQ(evaluations(ForceMethod::OneSidedAllPairs, n, k), nn * nn);
     EXPECT_EQ(evaluations(ForceMethod::MutualAllPairs, n, k), nn * (nn - 1) / 2);
     EXPECT_EQ(evaluations(ForceMethod::Attractors, n, k), nn * k);
     for (ForceMethod pairs : {ForceMethod::OneSidedAllPairs, ForceMethod::MutualAllPairs}) {
       EXPECT_EQ(interactions(pairs, targets, n, k), static_cast<double>(targets) * nn);
-      EXPECT_EQ(interactions(KernelKind::Forces, solver_of(pairs), targets, n, k), static_cast<double>(targets) * nn);
+      EXPECT_EQ(interactions(KernelKind::Forces, solver_of(pairs), targets, n, k),
+                static_cast<double>(targets) * nn);
     }
     EXPECT_EQ(interactions(ForceMethod::Attractors, targets, n, k), static_cast<double>(targets) * k);
     EXPECT_EQ(interactions(KernelKind::Integrate, Solver::AllPairs, targets, n, k), 0.0);
@@ -70,7 +73,8 @@ TEST(ForceMethod, RankSlicesIsWhetherTheBackendStepsASlice) {
   testing::TestRng rng;
   const int n = rng.uniform_int(130, 2000);
   const int begin = rng.uniform_int(1, n / 2), end = rng.uniform_int(begin + 1, n - 1);
-  SCOPED_TRACE("n " + std::to_string(n) + " slice [" + std::to_string(begin) + ", " + std::to_string(end) + ")");
+  SCOPED_TRACE("n " + std::to_string(n) + " slice [" + std::to_string(begin) + ", " + std::to_string(end) +
+               ")");
   for (const ForceMethodInfo& row : kForceMethodTable) {
     SCOPED_TRACE(std::string(row.name));
     CpuBackend cpu(n, testing::random_layout(rng), 1, testing::random_precision(rng));
