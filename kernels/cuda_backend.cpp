@@ -40,9 +40,8 @@ int checked_device(int device, int particles, Precision precision) {
 }  // namespace
 
 CudaBackend::CudaBackend(int particles, Layout layout, int device, Precision precision)
-    : m_n(checked_count(particles)),
-      m_layout(layout),
-      m_precision(precision),
+    : Backend(checked_count(particles), layout, precision,
+              {kMaxAllPairsDiagnosticParticles, std::numeric_limits<int>::max()}),
       m_device(checked_device(device, particles, precision)),
       m_info(query_device_info(device)),
       m_state(max_state_bytes(precision, m_n)),
@@ -57,14 +56,24 @@ std::string CudaBackend::name() const {
 }
 
 template <class Fn>
-void CudaBackend::timed(KernelKind kind, Layout layout, double bytes, double interactions_count,
-                        Fn&& launch_fn, double scratch_bytes, std::string_view scratch_what) {
+void CudaBackend::timed(KernelKind kind, Layout layout, Fn&& launch_fn) {
   // The kernel family and layout as an NVTX range: "forces soa", "pack aos", ... (docs/profiling.md).
   const NvtxRange range(std::string(to_string(kind)) + " " + std::string(to_string(layout)));
   m_timings.begin(m_stream.get());
-  launch_fn();
-  m_timings.end(m_stream.get(),
-                KernelTiming{kind, layout, 0.0, bytes, interactions_count, m_precision, scratch_bytes, scratch_what});
+  KernelTiming timing = launch_fn();
+  timing.kernel = kind;
+  timing.layout = layout;
+  timing.precision = m_precision;
+  m_timings.end(m_stream.get(), timing);
+}
+
+template <class Fn>
+void CudaBackend::timed(KernelKind kind, Layout layout, double bytes, double interactions_count,
+                        Fn&& launch_fn) {
+  timed(kind, layout, [&] {
+    launch_fn();
+    return KernelTiming{kind, layout, 0.0, bytes, interactions_count};
+  });
 }
 
 // Records of the stored precision land as AoS; other layouts are produced by the (bitwise) conversion
@@ -94,7 +103,7 @@ void CudaBackend::upload_records(const std::vector<ParticleRecord<Real>>& partic
 }
 
 template <class Real>
-std::vector<ParticleRecord<Real>> CudaBackend::download_records() {
+std::vector<ParticleRecord<Real>> CudaBackend::download_as() {
   std::vector<ParticleRecord<Real>> out(static_cast<std::size_t>(m_n));
   const unsigned char* source = m_state.data();
   if (m_layout != Layout::AoS) {
@@ -118,14 +127,18 @@ std::vector<ParticleRecord<Real>> CudaBackend::download_records() {
   return out;
 }
 
-void CudaBackend::upload(const std::vector<Particle>& particles) { upload_records(particles); }
-void CudaBackend::upload(const std::vector<ParticleF64>& particles) { upload_records(particles); }
-std::vector<Particle> CudaBackend::download() { return download_records<float>(); }
-std::vector<ParticleF64> CudaBackend::download_f64() { return download_records<double>(); }
+void CudaBackend::upload(RecordsView records) {
+  std::visit([&](const auto* particles) { upload_records(*particles); }, records);
+}
+
+StateRecords CudaBackend::download_records() {
+  if (m_precision == Precision::Fp64) return download_as<double>();
+  return download_as<float>();
+}
 
 std::size_t CudaBackend::set_precision(Precision precision) {
   if (precision == m_precision) return 0;
-  const std::vector<ParticleF64> canonical = download_records<double>();  // exact from either precision
+  const std::vector<ParticleF64> canonical = download_as<double>();  // exact from either precision
   const std::size_t bytes = max_state_bytes(precision, m_n);
   // The old buffers go first, so a larger precision needs only its own bytes free; if the new ones do not
   // fit, the state goes back as it was.
@@ -158,49 +171,33 @@ void CudaBackend::set_layout(Layout layout) {
   m_layout = layout;
 }
 
+ForceSolver& CudaBackend::force_solver(ForceMethod method) {
+  std::unique_ptr<ForceSolver>& solver = m_solvers[static_cast<std::size_t>(method)];
+  if (!solver) solver = make_gpu_solver(method, GpuSolverContext{m_stream.get(), m_force_partials});
+  if (!solver)
+    throw std::invalid_argument("CudaBackend: the " + std::string(method_info(method).name) +
+                                " method has no GPU solver; use --backend cpu");
+  return *solver;
+}
+
 void CudaBackend::kick(const SimParams& params, double time, int begin, int end) {
   check_body_range(begin, end, m_n);
-  const int count = end - begin;
-  // Both all-pairs schemes write partial sums and read them back: they count beside the state's bytes.
-  const auto formula = [&](std::size_t partial_bytes) {
-    return forces_byte_formula(m_layout, params.solver, m_precision, static_cast<double>(partial_bytes),
-                               kPartialSums);
-  };
-  const double pulls = interactions(KernelKind::Forces, params.solver, count, m_n, params.attractors.count);
-  const StateViews state = state_views();
-  if (params.solver == Solver::AllPairs && params.forces == ForceScheme::Mutual) {
-    if (count != m_n)
-      throw std::invalid_argument("CudaBackend: the mutual scheme computes every body at once, not a slice");
-    if (m_mutual_n != m_n || m_mutual_precision != m_precision) {  // the tile search runs once per N
-      m_mutual_schedule = gpu::mutual_schedule(state);
-      m_mutual_n = m_n;
-      m_mutual_precision = m_precision;
-    }
-    if (m_force_partials.size() < m_mutual_schedule.partial_bytes)
-      m_force_partials = DeviceBuffer<unsigned char>(m_mutual_schedule.partial_bytes);
-    const ByteFormula f = formula(m_mutual_schedule.partial_bytes);
-    timed(
-        KernelKind::Forces, m_layout, f.bytes(count), pulls,
-        [&] { gpu::mutual_kick(state, m_mutual_schedule, params, m_force_partials.data(), m_stream.get()); },
-        f.scratch_moved(), f.scratch_what);
-  } else if (params.solver == Solver::AllPairs) {
-    // Allocated on the first all-pairs step: the attractor solver never needs it.
-    const gpu::BodyRange targets{begin, end};
-    const gpu::AllPairsSchedule schedule = gpu::all_pairs_schedule(state, targets);
-    if (m_force_partials.size() < schedule.partial_bytes)
-      m_force_partials = DeviceBuffer<unsigned char>(schedule.partial_bytes);
-    const ByteFormula f = formula(schedule.partial_bytes);
-    timed(
-        KernelKind::Forces, m_layout, f.bytes(count), pulls,
-        [&] {
-          gpu::all_pairs_kick(state, targets, schedule, params, m_force_partials.data(), m_stream.get());
-        },
-        f.scratch_moved(), f.scratch_what);
-  } else {
-    timed(KernelKind::Forces, m_layout, formula(0).bytes(count), pulls, [&] {
-      gpu::attractor_kick(state, {begin, end}, params, time, m_stream.get());
-    });
-  }
+  const ForceMethod method = method_of(params.solver, params.forces);
+  check_slice(method, begin, end, m_n, "CudaBackend");
+  const BodyRange targets{begin, end};
+  const Sources sources{state_views()};
+  ForceSolver& solver = force_solver(method);
+  solver.prepare(sources, targets, params, time);  // schedule and allocation, outside the event pair
+  const double pulls =
+      interactions(KernelKind::Forces, params.solver, targets.count(), m_n, params.attractors.count);
+  timed(KernelKind::Forces, m_layout, [&] {
+    const ForceCost cost = solver.kick(sources, targets, params);
+    // Both all-pairs schemes write partial sums and read them back: they count beside the state's bytes.
+    const ByteFormula f =
+        forces_byte_formula(m_layout, params.solver, m_precision, cost.scratch_bytes, cost.scratch_what);
+    return KernelTiming{KernelKind::Forces, m_layout,          0.0,           f.bytes(targets.count()), pulls,
+                        m_precision,        f.scratch_moved(), f.scratch_what};
+  });
 }
 
 void CudaBackend::drift(double dt, int begin, int end) {
@@ -208,10 +205,6 @@ void CudaBackend::drift(double dt, int begin, int end) {
   timed(KernelKind::Integrate, m_layout,
         bytes_moved(KernelKind::Integrate, m_layout, Solver::AllPairs, end - begin, m_precision), 0.0,
         [&] { gpu::drift(state_views(), {begin, end}, dt, m_stream.get()); });
-}
-
-void CudaBackend::step(const SimParams& params, double time) {
-  step_range(params, time, 0, m_n);
 }
 
 void CudaBackend::step_range(const SimParams& params, double time, int begin, int end) {
@@ -300,7 +293,7 @@ void CudaBackend::synchronize() {
 
 Diagnostics CudaBackend::diagnostics(const SimParams& params, double time) {
   const double eps2 = params.softening * params.softening;  // as compute_diagnostics
-  if (params.solver == Solver::AllPairs)
+  if (method_info(method_of(params.solver)).physics == Physics::PairGravity)
     return gpu::all_pairs_diagnostics(state_views(), eps2, m_stream.get());
   // The attractor positions the step's kick uses: the same host snapshot, in the state's precision, widened.
   AttractorSnapshotT<double> snapshot{};
@@ -308,10 +301,6 @@ Diagnostics CudaBackend::diagnostics(const SimParams& params, double time) {
     snapshot = widened(snapshot_attractors(params.attractors, static_cast<RealFor<decltype(p)::value>>(time)));
   });
   return gpu::attractor_diagnostics(state_views(), snapshot, eps2, m_stream.get());
-}
-
-int CudaBackend::max_diagnostics_particles(Solver solver) const {
-  return solver == Solver::AllPairs ? kMaxAllPairsDiagnosticParticles : std::numeric_limits<int>::max();
 }
 
 PackVariant CudaBackend::preferred_pack_variant() {

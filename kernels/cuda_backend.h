@@ -14,6 +14,7 @@
 
 #include "kernels/cuda_event.h"
 #include "kernels/device_buffer.h"
+#include "kernels/gpu_solvers.h"
 #include "kernels/kernels.h"
 #include "kernels/launch_hold.h"
 #include "sim/layout_storage.h"
@@ -22,26 +23,21 @@
 
 namespace coalesce {
 
-class CudaBackend final : public Backend {
+class CudaBackend final : public Backend, public RankExchange, public BenchTiming, public InteropStream {
  public:
   // Throws DeviceMemoryError (kernels/device_probe.h) when N does not fit, std::invalid_argument for N <= 0.
   CudaBackend(int particles, Layout layout, int device = 0, Precision precision = Precision::Fp32);
 
   std::string name() const override;
-  int particle_count() const override { return m_n; }
-  Layout layout() const override { return m_layout; }
-  Precision precision() const override { return m_precision; }
   const DeviceInfo& device_info() const override { return m_info; }
 
-  void upload(const std::vector<Particle>& particles) override;
-  void upload(const std::vector<ParticleF64>& particles) override;
-  std::vector<Particle> download() override;
-  std::vector<ParticleF64> download_f64() override;
+  using Backend::upload;
+  void upload(RecordsView records) override;
+  StateRecords download_records() override;
   void set_layout(Layout layout) override;
   // Through the host (exact records); the buffers are reallocated for the new precision, the memory checked
   // first (DeviceMemoryError, the state kept).
   std::size_t set_precision(Precision precision) override;
-  void step(const SimParams& params, double time) override;
   void step_range(const SimParams& params, double time, int begin, int end) override;
   // Pinned host memory (cudaMallocHost), so the copies run at the link's rate.
   std::unique_ptr<ExchangeBuffer> make_exchange_buffer() const override;
@@ -57,14 +53,15 @@ class CudaBackend final : public Backend {
   // How many times the pack variants were timed: once per layout and precision at most, which the tests check.
   int pack_variant_timings() const { return m_pack_variant_timings; }
   CUstream_st* native_stream() const override { return m_stream.get(); }
+  RankExchange& rank_exchange() override { return *this; }
+  BenchTiming& bench_timing() override { return *this; }
+  InteropStream* interop_stream() override { return this; }
   std::vector<KernelTiming> poll_timings() override;
   void hold_launches() override { m_hold.hold(m_stream.get()); }
   void release_launches() override { m_hold.release(); }
   void synchronize() override;
   // On the device in double precision (kernels/diagnostics.cu): no download, and no O(N^2) host pass.
   Diagnostics diagnostics(const SimParams& params, double time) override;
-  // All-pairs: 1,048,576 (N^2 / 2 double-precision pairs, ~1.3 s on an H100); attractors: any N (O(N k)).
-  int max_diagnostics_particles(Solver solver) const override;
 
   // The two halves of step(), each timed separately (tests and bench), for bodies [begin, end) (default all).
   void kick(const SimParams& params, double time) { kick(params, time, 0, m_n); }
@@ -87,26 +84,25 @@ class CudaBackend final : public Backend {
   template <class Real>
   void upload_records(const std::vector<ParticleRecord<Real>>& particles);
   template <class Real>
-  std::vector<ParticleRecord<Real>> download_records();
-  // Records an event pair around `launch_fn` into the ring.
+  std::vector<ParticleRecord<Real>> download_as();
+  // Records an event pair around `launch_fn` into the ring; launch_fn queues the launches and returns
+  // their KernelTiming (what they moved), its milliseconds left to the ring.
   template <class Fn>
-  // `scratch_bytes`: of `bytes`, the partial sums written and read back (KernelTiming::scratch_bytes).
-  void timed(KernelKind kind, Layout layout, double bytes, double interactions, Fn&& launch_fn,
-             double scratch_bytes = 0.0, std::string_view scratch_what = {});
+  void timed(KernelKind kind, Layout layout, Fn&& launch_fn);
+  // The same for launches whose bytes are known before they are queued.
+  template <class Fn>
+  void timed(KernelKind kind, Layout layout, double bytes, double interactions, Fn&& launch_fn);
+  // The row's solver, made on its first step and kept (its schedule with it).
+  ForceSolver& force_solver(ForceMethod method);
 
-  int m_n;
-  Layout m_layout;
-  Precision m_precision;
   int m_device;
   DeviceInfo m_info;
   CudaStream m_stream;
   DeviceBuffer<unsigned char> m_state;    // max_state_bytes(precision, N): any layout fits, in m_layout
   DeviceBuffer<unsigned char> m_scratch;  // same size: conversion target and staging
-  DeviceBuffer<unsigned char> m_force_partials;  // all-pairs partial sums (either scheme's partial_bytes)
+  DeviceBuffer<unsigned char> m_force_partials;  // all-pairs partial sums, lent to the solvers
   DeviceBuffer<unsigned char> m_exchange;        // N x {x, y, z, m}: sources on their way to or from a rank
-  gpu::MutualSchedule m_mutual_schedule;          // for m_mutual_n bodies in m_mutual_precision
-  int m_mutual_n = 0;
-  Precision m_mutual_precision = Precision::Fp32;
+  std::array<std::unique_ptr<ForceSolver>, kForceMethodCount> m_solvers;  // after the partials they use
   TimingRing m_timings;
   LaunchHold m_hold;  // bench: launches queued behind it start back to back
   std::array<std::array<std::optional<PackVariant>, kLayoutCount>, kPrecisionCount> m_fastest_pack{};

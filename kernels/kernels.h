@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <optional>
 
+#include "sim/body_span.h"
 #include "sim/layout_storage.h"
 #include "sim/mutual_tiles.h"
 #include "sim/physics.h"
@@ -14,11 +15,7 @@
 
 namespace coalesce::gpu {
 
-// Bodies [begin, end) of a state: the targets a launch kicks (all N, or a rank's slice).
-struct BodyRange {
-  int begin = 0;
-  int end = 0;
-};
+using coalesce::BodyRange;  // the targets a launch kicks (all N, or a rank's slice)
 // Segments [begin, end) of the j range (AllPairsSchedule::segments).
 struct SegmentRange {
   int begin = 0;

@@ -6,23 +6,24 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
+#include <utility>
+#include <variant>
 #include <vector>
 
+#include "sim/bench_timing.h"
 #include "sim/cpu_facts.h"
 #include "sim/diagnostics.h"
+#include "sim/force_method.h"
+#include "sim/interop_stream.h"
 #include "sim/kernel_stats.h"
 #include "sim/layout.h"
 #include "sim/particle.h"
 #include "sim/precision.h"
+#include "sim/rank_exchange.h"
 #include "sim/sim_params.h"
 
-struct CUstream_st;  // cudaStream_t, named without the CUDA headers: sim/ never includes them
-
 namespace coalesce {
-
-// Where a pack writes its N x 4 floats (x, y, z, speed): host memory, or device memory such as a
-// CUDA-mapped OpenGL buffer.
-enum class MemorySpace { Host, Device };
 
 // What the panel and the JSON show about the machine a backend runs on (app/services/device_report.h writes
 // it). A value that could not be known is empty, never 0: reports show it as unknown and write null.
@@ -50,42 +51,34 @@ struct DeviceInfo {
   }
 };
 
-// N x 4 floats a pack can write into, in the memory the backend packs to (as the viewer's render buffer
-// would be): device memory for a GPU backend, host memory for the CPU. Owns its storage.
-class PackTarget {
- public:
-  virtual ~PackTarget() = default;
-  virtual float* data() = 0;
-  virtual MemorySpace space() const = 0;
-};
+// The state as canonical records of its own precision (float or double): nothing is rounded on the way.
+using StateRecords = std::variant<std::vector<Particle>, std::vector<ParticleF64>>;
+// Records lent to Backend::upload, of either precision, not copied.
+using RecordsView = std::variant<const std::vector<Particle>*, const std::vector<ParticleF64>*>;
 
-// Host memory for N x {x, y, z, m} of a state's scalar (Backend::make_exchange_buffer).
-class ExchangeBuffer {
- public:
-  virtual ~ExchangeBuffer() = default;
-  virtual void* data() = 0;
-  const void* data() const { return const_cast<ExchangeBuffer*>(this)->data(); }
-  virtual std::size_t bytes() const = 0;
-};
-
+// The one interface every frame step goes through. What only one client needs sits behind an accessor: the
+// ranks' exchange (sim/rank_exchange.h), bench's timing (sim/bench_timing.h), the viewer's interop stream
+// (sim/interop_stream.h).
 class Backend {
  public:
   virtual ~Backend() = default;
 
   virtual std::string name() const = 0;  // "cpu (2 threads)", "cuda (NVIDIA H100 ...)"
-  virtual int particle_count() const = 0;
-  virtual Layout layout() const = 0;
-  virtual Precision precision() const = 0;
+  int particle_count() const { return m_n; }
+  Layout layout() const { return m_layout; }
+  Precision precision() const { return m_precision; }
   virtual const DeviceInfo& device_info() const = 0;
 
   // Replaces the state (N x 7 canonical records) and stores it in the current layout and precision: fp32
   // records are exact in either precision; fp64 records are rounded to nearest in fp32.
-  virtual void upload(const std::vector<Particle>& particles) = 0;
-  virtual void upload(const std::vector<ParticleF64>& particles) = 0;
-  // Reads the state back as canonical records, in particle order. Synchronizes. download() rounds an fp64
-  // state to float; download_f64() is exact in either precision.
-  virtual std::vector<Particle> download() = 0;
-  virtual std::vector<ParticleF64> download_f64() = 0;
+  virtual void upload(RecordsView records) = 0;
+  void upload(const std::vector<Particle>& particles) { upload(RecordsView{&particles}); }
+  void upload(const std::vector<ParticleF64>& particles) { upload(RecordsView{&particles}); }
+  // Reads the state back as canonical records of its own precision, in particle order. Synchronizes.
+  virtual StateRecords download_records() = 0;
+  // The same as floats (an fp64 state rounded to nearest) or as doubles (exact in either precision).
+  std::vector<Particle> download();
+  std::vector<ParticleF64> download_f64();
 
   // Converts the stored state to `layout` in place; values are preserved bitwise.
   virtual void set_layout(Layout layout) = 0;
@@ -94,29 +87,17 @@ class Backend {
   virtual std::size_t set_precision(Precision precision) = 0;
 
   // One symplectic Euler step at simulation time `time`: forces (kick), then integrate (drift).
-  virtual void step(const SimParams& params, double time) = 0;
-  // A rank's share of step() (app/services/rank_stepper.h): the kick of bodies [begin, end) by all N bodies,
+  void step(const SimParams& params, double time) { step_range(params, time, 0, m_n); }
+  // A rank's share of step() (app/ranks/rank_stepper.h): the kick of bodies [begin, end) by all N bodies,
   // then their drift; the other bodies are left as they are. Each body's arithmetic is step()'s, so slices
-  // that cover the state give step()'s state bit for bit. One-sided forces: a mutual pair spans two slices,
-  // so ForceScheme::Mutual throws std::invalid_argument unless the range is the whole state.
+  // that cover the state give step()'s state bit for bit. A method without rank_slices (mutual: a pair spans
+  // two slices) throws std::invalid_argument unless the range is the whole state.
   virtual void step_range(const SimParams& params, double time, int begin, int end) = 0;
-
-  // What ranks exchange each step: N x {x, y, z, m} in the state's precision (4 x scalar_bytes each), in host
-  // memory the backend copies to and from quickly (pinned for a GPU). Owns its storage.
-  virtual std::unique_ptr<ExchangeBuffer> make_exchange_buffer() const = 0;
-  // {x, y, z, m} of bodies [begin, end) into their places in `buffer`. Synchronizes.
-  virtual void export_sources(int begin, int end, ExchangeBuffer& buffer) = 0;
-  // Position and mass of bodies [begin, end) from their places in `buffer`. Synchronizes.
-  virtual void import_sources(int begin, int end, const ExchangeBuffer& buffer) = 0;
 
   // Transposes the state into `out` as N x {x, y, z, |v|} floats.
   virtual void pack(PackVariant variant, float* out, MemorySpace space) = 0;
-  // A buffer of particle_count() x 4 floats in the memory space this backend packs to.
-  virtual std::unique_ptr<PackTarget> make_pack_target() const = 0;
   // The variant to pack with when the user chose none: the fastest measured (CUDA), else Vector.
   virtual PackVariant preferred_pack_variant() = 0;
-  // The stream this backend queues its work on, so CUDA-GL interop maps on it; nullptr for the CPU.
-  virtual CUstream_st* native_stream() const = 0;
 
   // Timings of launches that have completed since the last call; never waits for the device.
   virtual std::vector<KernelTiming> poll_timings() = 0;
@@ -124,31 +105,75 @@ class Backend {
   // Waits for all queued work (tests, exit, screenshots).
   virtual void synchronize() = 0;
 
-  // Between hold_launches() and release_launches() the device starts nothing, so the launches in between are
-  // all queued when it starts them and their timings are the device's alone (bench's short calls). A
-  // backend that times on the host runs as it goes: nothing to hold.
-  virtual void hold_launches() {}
-  virtual void release_launches() {}
-
   // Energy and momentum of the current state with compute_diagnostics' definitions, in double precision,
   // computed where the state lives (no download for the GPU). Synchronizes; not timed: not frame work.
   virtual Diagnostics diagnostics(const SimParams& params, double time) = 0;
-  // The largest N for which diagnostics() is quick enough to run around a --steps run (all-pairs is O(N^2)).
-  virtual int max_diagnostics_particles(Solver solver) const = 0;
-  // Whether diagnostics() is affordable for this backend's N under `solver`.
-  bool diagnostics_affordable(Solver solver) const {
-    return particle_count() <= max_diagnostics_particles(solver);
+  // The largest N for which diagnostics() is quick enough to run around a --steps run: the pair potential
+  // is O(N^2), the attractors' O(N k).
+  int max_diagnostics_particles(Solver solver) const {
+    return method_info(method_of(solver)).physics == Physics::PairGravity ? m_diagnostics_limits.pairs
+                                                                          : m_diagnostics_limits.attractors;
   }
+  // Whether diagnostics() is affordable for this backend's N under `solver`.
+  bool diagnostics_affordable(Solver solver) const { return m_n <= max_diagnostics_particles(solver); }
+
+  // What one client needs: the ranks' exchange, bench's timing, the viewer's stream (nullptr: no GPU).
+  virtual RankExchange& rank_exchange() = 0;
+  virtual BenchTiming& bench_timing() = 0;
+  virtual InteropStream* interop_stream() { return nullptr; }
+
+ protected:
+  struct DiagnosticsLimits {
+    int pairs;
+    int attractors;
+  };
+  Backend(int particles, Layout layout, Precision precision, DiagnosticsLimits limits)
+      : m_n(particles), m_layout(layout), m_precision(precision), m_diagnostics_limits(limits) {}
+
+  int m_n;
+  Layout m_layout;
+  Precision m_precision;
+
+ private:
+  DiagnosticsLimits m_diagnostics_limits;
 };
+
+// The stream interop maps on: the GPU backend's, or nullptr (CUDA's default stream) for the CPU's.
+inline CUstream_st* native_stream_of(Backend& backend) {
+  InteropStream* stream = backend.interop_stream();
+  return stream ? stream->native_stream() : nullptr;
+}
+
+namespace detail {
+template <class Real>
+std::vector<ParticleRecord<Real>> records_as(StateRecords&& records) {
+  return std::visit(
+      [](auto&& stored) {
+        using Stored = typename std::decay_t<decltype(stored)>::value_type;
+        if constexpr (std::is_same_v<Stored, ParticleRecord<Real>>) {
+          return std::move(stored);
+        } else {
+          std::vector<ParticleRecord<Real>> out(stored.size());
+          for (std::size_t i = 0; i < stored.size(); ++i) out[i] = record_cast<Real>(stored[i]);
+          return out;
+        }
+      },
+      std::move(records));
+}
+}  // namespace detail
+
+inline std::vector<Particle> Backend::download() {
+  return detail::records_as<float>(download_records());
+}
+inline std::vector<ParticleF64> Backend::download_f64() {
+  return detail::records_as<double>(download_records());
+}
 
 // Calls fn with the state as canonical records of the backend's own precision (float or double), so nothing
 // is rounded on the way: layout conversion, diagnostics and --save-state read the state this way.
 template <class Fn>
 void with_records(Backend& backend, Fn&& fn) {
-  if (backend.precision() == Precision::Fp64)
-    fn(backend.download_f64());
-  else
-    fn(backend.download());
+  std::visit([&](const auto& records) { fn(records); }, backend.download_records());
 }
 
 }  // namespace coalesce

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "sim/backend.h"
+#include "sim/force_method.h"
 #include "sim/layout_storage.h"
 
 namespace coalesce {
@@ -20,6 +21,13 @@ inline void check_body_range(int begin, int end, int n) {
   if (begin < 0 || end > n || begin > end)
     throw std::invalid_argument("body range [" + std::to_string(begin) + ", " + std::to_string(end) +
                                 ") is not within the " + std::to_string(n) + " bodies");
+}
+
+// A row whose kick needs every body at once (no rank_slices) refuses a slice: a mutual pair spans two.
+inline void check_slice(ForceMethod method, int begin, int end, int n, const std::string& backend) {
+  if (!method_info(method).rank_slices && end - begin != n)
+    throw std::invalid_argument(backend + ": the " + std::string(method_info(method).name) +
+                                " scheme computes every body at once, not a slice");
 }
 
 inline void check_exchange_buffer(const ExchangeBuffer& buffer, Precision precision, int n) {

@@ -11,14 +11,15 @@
 #include "sim/byte_counts.h"
 #include "sim/cpu_info.h"
 #include "sim/cpu_kernels.h"
-#include "sim/cpu_mutual.h"
+#include "sim/cpu_solvers.h"
 #include "sim/printable.h"
 #include "sim/usable_cpus.h"
 
 namespace coalesce {
 
 namespace {
-// Energy needs all pairs in double precision: cheap below this N, slow above it.
+// Energy needs all pairs in double precision: cheap below this N, slow above it. The same limit for the
+// attractors, as before backends computed diagnostics.
 constexpr int kMaxCpuDiagnosticParticles = 20000;
 
 int resolve_threads(int threads) {
@@ -57,9 +58,8 @@ class HostPackTarget final : public PackTarget {
 }  // namespace
 
 CpuBackend::CpuBackend(int particles, Layout layout, int threads, Precision precision, CpuTarget target)
-    : m_n(checked_count(particles)),
-      m_layout(layout),
-      m_precision(precision),
+    : Backend(checked_count(particles), layout, precision,
+              {kMaxCpuDiagnosticParticles, kMaxCpuDiagnosticParticles}),
       m_target(checked_target(target)),
       m_simd(simd_kernels(m_target)),
       m_pool(resolve_threads(threads)) {
@@ -94,10 +94,14 @@ std::vector<ParticleRecord<Real>> CpuBackend::load() {
   return out;
 }
 
-void CpuBackend::upload(const std::vector<Particle>& particles) { store(particles); }
-void CpuBackend::upload(const std::vector<ParticleF64>& particles) { store(particles); }
-std::vector<Particle> CpuBackend::download() { return load<float>(); }
-std::vector<ParticleF64> CpuBackend::download_f64() { return load<double>(); }
+void CpuBackend::upload(RecordsView records) {
+  std::visit([&](const auto* particles) { store(*particles); }, records);
+}
+
+StateRecords CpuBackend::download_records() {
+  if (m_precision == Precision::Fp64) return load<double>();
+  return load<float>();
+}
 
 void CpuBackend::set_layout(Layout layout) {
   if (layout == m_layout) return;
@@ -131,99 +135,6 @@ std::size_t CpuBackend::set_precision(Precision precision) {
   return rounded;
 }
 
-template <class Real>
-Real* CpuBackend::source_rows(std::size_t padded) {
-  const std::size_t bytes = 4 * padded * sizeof(Real);
-  if (bytes > m_scratch_bytes) {
-    m_scratch.reset();  // the old scratch goes before the larger one is made
-    m_scratch_bytes = 0;
-    m_scratch = AlignedBytes(static_cast<std::byte*>(::operator new[](bytes, std::align_val_t{64})));
-    m_scratch_bytes = bytes;
-  }
-  return reinterpret_cast<Real*>(m_scratch.get());
-}
-
-template <class View>
-std::size_t CpuBackend::simd_forces(const View& view, const SimParams& params, double time, int begin,
-                                    int end) {
-  using Real = typename View::Scalar;
-  const SimdKernelsT<Real>& kernels = simd_kernels_for<Real>(*m_simd);
-  const Real eps2 = softening_squared<Real>(params);
-  const Real dt = time_step<Real>(params);
-  // Blocks on the whole state's 64-body grid, so a slice's bodies sit in the lanes they have in a whole step
-  // (each lane's sum is its own, but the grid keeps the staged rows' alignment).
-  const int base = begin / kSimdBlock * kSimdBlock;
-  const int blocks = (end - base + kSimdBlock - 1) / kSimdBlock;
-  // The blocks' kick, in the reference's arithmetic: only the accelerations come from the vector loop.
-  const auto kick_block = [&](int first, const Real* ax, const Real* ay, const Real* az) {
-    const int last = std::min(end, first + kSimdBlock);
-    for (int i = std::max(first, begin); i < last; ++i) {
-      const int k = i - first;
-      view.set_velocity(i, kick(view.velocity(i), Vec3T<Real>{ax[k], ay[k], az[k]}, dt));
-    }
-  };
-  if (params.solver == Solver::AllPairs) {
-    // Every layout staged into the same rows, so the layouts step bitwise alike; the rows are the targets too.
-    const int all_blocks = (m_n + kSimdBlock - 1) / kSimdBlock;
-    const std::size_t padded = static_cast<std::size_t>(all_blocks) * kSimdBlock;
-    Real* const x = source_rows<Real>(padded);
-    Real *const y = x + padded, *const z = y + padded, *const m = z + padded;
-    std::vector<Real> block_reach(static_cast<std::size_t>(all_blocks));  // the sources' reach, per block
-    m_pool.parallel_for(all_blocks, [&](int b0, int b1) {
-      for (int b = b0; b < b1; ++b) {
-        Real reach = 0;
-        for (int i = b * kSimdBlock; i < (b + 1) * kSimdBlock; ++i) {
-          const auto pm = i < m_n ? view.position_mass(i) : Vec4T<Real>{Real(0), Real(0), Real(0), Real(0)};
-          x[i] = pm.x;
-          y[i] = pm.y;
-          z[i] = pm.z;
-          m[i] = pm.w;
-          reach = std::max({reach, std::fabs(pm.x), std::fabs(pm.y), std::fabs(pm.z)});
-        }
-        block_reach[static_cast<std::size_t>(b)] = reach;
-      }
-    });
-    const Real reach = *std::max_element(block_reach.begin(), block_reach.end());
-    const SimdForceSources<Real> sources{x, y, z, m, m_n, reach};
-    m_pool.parallel_for(blocks, [&](int b0, int b1) {
-      alignas(64) Real ax[kSimdBlock], ay[kSimdBlock], az[kSimdBlock];
-      for (int b = b0; b < b1; ++b) {
-        const int first = base + b * kSimdBlock;
-        kernels.block_accelerations(x + first, y + first, z + first, sources, eps2, ax, ay, az);
-        kick_block(first, ax, ay, az);
-      }
-    });
-    return 4 * padded * sizeof(Real);
-  }
-  const auto snapshot = snapshot_attractors(params.attractors, static_cast<Real>(time));
-  alignas(64) Real sx[kMaxAttractors], sy[kMaxAttractors], sz[kMaxAttractors], sm[kMaxAttractors];
-  Real reach = 0;
-  for (int k = 0; k < snapshot.count; ++k) {
-    sx[k] = snapshot.position[k].x;
-    sy[k] = snapshot.position[k].y;
-    sz[k] = snapshot.position[k].z;
-    sm[k] = snapshot.mass[k];
-    reach = std::max({reach, std::fabs(sx[k]), std::fabs(sy[k]), std::fabs(sz[k])});
-  }
-  const SimdForceSources<Real> sources{sx, sy, sz, sm, snapshot.count, reach};
-  m_pool.parallel_for(blocks, [&](int b0, int b1) {
-    alignas(64) Real tx[kSimdBlock], ty[kSimdBlock], tz[kSimdBlock], ax[kSimdBlock], ay[kSimdBlock],
-        az[kSimdBlock];
-    for (int b = b0; b < b1; ++b) {
-      const int first = base + b * kSimdBlock;
-      for (int k = 0; k < kSimdBlock; ++k) {
-        const auto p = first + k < m_n ? view.position(first + k) : Vec3T<Real>{Real(0), Real(0), Real(0)};
-        tx[k] = p.x;
-        ty[k] = p.y;
-        tz[k] = p.z;
-      }
-      kernels.block_accelerations(tx, ty, tz, sources, eps2, ax, ay, az);
-      kick_block(first, ax, ay, az);
-    }
-  });
-  return 0;
-}
-
 template <class View>
 void CpuBackend::simd_drift(const View& view, typename View::Scalar dt, int first, int last) {
   using Real = typename View::Scalar;
@@ -238,70 +149,36 @@ void CpuBackend::simd_drift(const View& view, typename View::Scalar dt, int firs
   });
 }
 
-// Up to 16 tiles whatever the thread count (136 rectangles), so every thread count gives the same bits.
-constexpr int kCpuMutualTiles = 16;
-constexpr int kCpuMutualRow = 64;
-
-template <class View>
-std::size_t CpuBackend::mutual_forces(const View& view, const SimParams& params) {
-  using Real = typename View::Scalar;
-  const MutualTiles t = mutual_tiles_of_size(m_n, (m_n + kCpuMutualTiles - 1) / kCpuMutualTiles, kCpuMutualRow);
-  const std::size_t scalars = t.partial_scalars();
-  m_mutual_partials.resize((scalars * sizeof(Real) + sizeof(double) - 1) / sizeof(double));
-  Real* const partials = reinterpret_cast<Real*>(m_mutual_partials.data());
-  const Real eps2 = softening_squared<Real>(params);
-  const Real dt = time_step<Real>(params);
-  m_pool.parallel_for(static_cast<int>(t.rectangles()), [&](int u0, int u1) {
-    for (int u = u0; u < u1; ++u) cpu::mutual_rectangle_sums(view, t, u, eps2, partials);
-  });
-  m_pool.parallel_for(m_n, [&](int begin, int end) {
-    for (int i = begin; i < end; ++i)
-      view.set_velocity(i, kick(view.velocity(i), mutual_acceleration(t, partials, i), dt));
-  });
-  return scalars * sizeof(Real);
-}
-
-void CpuBackend::step(const SimParams& params, double time) {
-  step_range(params, time, 0, m_n);
-}
-
 template <class Fn>
 void CpuBackend::parallel_range(int begin, int end, Fn&& fn) {
   m_pool.parallel_for(end - begin, [&](int b, int e) { fn(begin + b, begin + e); });
 }
 
+ForceSolver& CpuBackend::force_solver(ForceMethod method) {
+  std::unique_ptr<ForceSolver>& solver = m_solvers[static_cast<std::size_t>(method)];
+  if (!solver) solver = make_cpu_solver(method, CpuSolverContext{m_pool, m_simd});
+  if (!solver)
+    throw std::invalid_argument("CpuBackend: the " + std::string(method_info(method).name) +
+                                " method has no CPU solver; use --backend cuda");
+  return *solver;
+}
+
 void CpuBackend::step_range(const SimParams& params, double time, int first, int last) {
   check_body_range(first, last, m_n);
+  const ForceMethod method = method_of(params.solver, params.forces);
+  check_slice(method, first, last, m_n, "CpuBackend");
+  const BodyRange targets{first, last};
   const int count = last - first;
+  // The gather and the solver's preparation count as the forces' time, as the staging always did.
   auto start = std::chrono::steady_clock::now();
-  std::size_t scratch = 0;  // partial sums (mutual) or staged source rows (one-sided SIMD)
-  with_view(state(), [&](const auto& view) {
-    using Real = typename std::decay_t<decltype(view)>::Scalar;
-    if (params.solver == Solver::AllPairs && params.forces == ForceScheme::Mutual) {
-      if (count != m_n)
-        throw std::invalid_argument("CpuBackend: the mutual scheme computes every body at once, not a slice");
-      scratch = mutual_forces(view, params);
-      return;
-    }
-    if (m_simd) {
-      scratch = simd_forces(view, params, time, first, last);
-      return;
-    }
-    const Real eps2 = softening_squared<Real>(params);
-    const Real dt = time_step<Real>(params);
-    if (params.solver == Solver::AllPairs) {
-      parallel_range(first, last,
-                     [&](int begin, int end) { cpu::all_pairs_kick(view, view, begin, end, eps2, dt); });
-    } else {
-      const auto snapshot = snapshot_attractors(params.attractors, static_cast<Real>(time));
-      parallel_range(first, last,
-                     [&](int begin, int end) { cpu::attractor_kick(view, begin, end, snapshot, eps2, dt); });
-    }
-  });
-  const bool mutual = params.solver == Solver::AllPairs && params.forces == ForceScheme::Mutual;
+  ForceSolver& solver = force_solver(method);
+  Sources sources{state()};
+  if (solver.source_need() == SourceNeed::Rows)
+    with_view(state(), [&](const auto& view) { sources = m_sources.gather(m_pool, view, state(), m_n); });
+  solver.prepare(sources, targets, params, time);
+  const ForceCost cost = solver.kick(sources, targets, params);
   const ByteFormula formula =
-      forces_byte_formula(m_layout, params.solver, m_precision, static_cast<double>(scratch),
-                          mutual ? kPartialSums : kStagedSources);
+      forces_byte_formula(m_layout, params.solver, m_precision, cost.scratch_bytes, cost.scratch_what);
   record(KernelKind::Forces, start, formula.bytes(count),
          interactions(KernelKind::Forces, params.solver, count, m_n, params.attractors.count),
          formula.scratch_moved(), formula.scratch_what);
@@ -341,9 +218,7 @@ void CpuBackend::export_sources(int first, int last, ExchangeBuffer& buffer) {
   with_view(state(), [&](const auto& view) {
     using Real = typename std::decay_t<decltype(view)>::Scalar;
     Vec4T<Real>* out = static_cast<Vec4T<Real>*>(buffer.data());
-    parallel_range(first, last, [&](int begin, int end) {
-      for (int i = begin; i < end; ++i) out[i] = view.position_mass(i);
-    });
+    gather_sources(m_pool, view, first, last, [&](int i, const Vec4T<Real>& pm) { out[i] = pm; });
   });
 }
 
@@ -391,10 +266,6 @@ Diagnostics CpuBackend::diagnostics(const SimParams& params, double time) {
   Diagnostics d;
   with_records(*this, [&](const auto& records) { d = compute_diagnostics(records, params, time); });
   return d;
-}
-
-int CpuBackend::max_diagnostics_particles(Solver /*solver: one limit for both, as before*/) const {
-  return kMaxCpuDiagnosticParticles;
 }
 
 std::vector<KernelTiming> CpuBackend::poll_timings() {

@@ -35,8 +35,8 @@ int RankStepper::step(const SimParams& params, double time, int local_signal) {
   const LocalOutcome mine = capture_outcome([&] {
     m_backend.step_range(params, time, begin, end);
     if (!exchange) return;
-    if (!m_exchange) m_exchange = m_backend.make_exchange_buffer();
-    m_backend.export_sources(begin, end, *m_exchange);
+    if (!m_exchange) m_exchange = m_backend.rank_exchange().make_exchange_buffer();
+    m_backend.rank_exchange().export_sources(begin, end, *m_exchange);
   });
   m_compute_s += seconds_since(start);
   // One collective says whether to go on: the first failing rank, else the largest stop signal.
@@ -48,8 +48,8 @@ int RankStepper::step(const SimParams& params, double time, int local_signal) {
     agreed(m_ranks, [&] {
       m_ranks.all_gather(m_exchange->data(), exchange_bytes(m_backend.precision(), 1), m_slices.first,
                          m_slices.count);
-      m_backend.import_sources(0, begin, *m_exchange);
-      m_backend.import_sources(end, m_backend.particle_count(), *m_exchange);
+      m_backend.rank_exchange().import_sources(0, begin, *m_exchange);
+      m_backend.rank_exchange().import_sources(end, m_backend.particle_count(), *m_exchange);
     });
     m_exchange_s += seconds_since(sent);
   }

@@ -93,7 +93,7 @@ std::string ViewerDraw::on_render_path(const RenderPath& path) {
 
 void ViewerDraw::splat(const RenderPath& path, Backend& backend, const OrbitCamera& camera,
                        const Viewport& viewport, const SpriteStyle& style) {
-  CUstream_st* stream = backend.native_stream();
+  CUstream_st* stream = native_stream_of(backend);
   const InteropBuffer::Mapping mapping = path.interop()->map(stream);
   m_splat->splat(mapping.data(), backend.particle_count(), camera, viewport, style, stream);
 }

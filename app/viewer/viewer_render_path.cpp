@@ -43,7 +43,7 @@ RenderPath::~RenderPath() = default;
 void RenderPath::update(Backend& backend, PackVariant variant, ParticleRenderer& renderer) {
   const int n = backend.particle_count();
   if (m_mode == RenderPathMode::Interop) {
-    const InteropBuffer::Mapping mapping = m_interop->map(backend.native_stream());
+    const InteropBuffer::Mapping mapping = m_interop->map(native_stream_of(backend));
     if (mapping.bytes() < renderer.buffer_bytes())
       throw InteropError("the mapped render buffer is too small");
     backend.pack(variant, mapping.data(), MemorySpace::Device);

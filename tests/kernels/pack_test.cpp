@@ -110,8 +110,9 @@ TEST(CudaPack, PackTargetIsDeviceMemoryTheBackendPacksInto) {
   Backend& backend = gpu;
   backend.upload(state);
   EXPECT_TRUE(backend.device_info().gpu);
-  EXPECT_EQ(backend.native_stream(), gpu.stream());
-  const std::unique_ptr<PackTarget> target = backend.make_pack_target();
+  ASSERT_NE(backend.interop_stream(), nullptr);
+  EXPECT_EQ(backend.interop_stream()->native_stream(), gpu.stream());
+  const std::unique_ptr<PackTarget> target = backend.bench_timing().make_pack_target();
   ASSERT_EQ(target->space(), MemorySpace::Device);
   const std::size_t bytes = static_cast<std::size_t>(n) * kRenderFloatsPerParticle * sizeof(float);
   COALESCE_CUDA_CHECK(cudaMemset(target->data(), 0xff, bytes));  // NaN: an unwritten element cannot pass

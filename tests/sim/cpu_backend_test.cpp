@@ -218,8 +218,8 @@ TEST(CpuBackend, PackTargetIsHostMemoryThePackFills) {
   cpu.upload(testing::random_particles(rng, n));
   Backend& backend = cpu;
   EXPECT_FALSE(backend.device_info().gpu);
-  EXPECT_EQ(backend.native_stream(), nullptr);
-  const std::unique_ptr<PackTarget> target = backend.make_pack_target();
+  EXPECT_EQ(backend.interop_stream(), nullptr);
+  const std::unique_ptr<PackTarget> target = backend.bench_timing().make_pack_target();
   ASSERT_EQ(target->space(), MemorySpace::Host);
   std::vector<float> expected(static_cast<std::size_t>(n) * kRenderFloatsPerParticle);
   backend.pack(PackVariant::Naive, expected.data(), MemorySpace::Host);

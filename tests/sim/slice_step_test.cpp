@@ -48,11 +48,11 @@ TEST(CpuSlices, ExportThenImportRestoresPositionsAndMassesOnly) {
   const auto first = testing::random_particles_wide(rng, n), second = testing::random_particles_wide(rng, n);
   a.upload(first);
   b.upload(second);
-  auto exchange = a.make_exchange_buffer();
+  auto exchange = a.rank_exchange().make_exchange_buffer();
   const int cut = rng.uniform_int(0, n);
   const auto from_a = a.download_f64(), before = b.download_f64();
-  a.export_sources(0, cut, *exchange);
-  b.import_sources(0, cut, *exchange);
+  a.rank_exchange().export_sources(0, cut, *exchange);
+  b.rank_exchange().import_sources(0, cut, *exchange);
   const auto got = b.download_f64();
   for (int i = 0; i < n; ++i) {
     const auto& g = got[static_cast<std::size_t>(i)];
@@ -67,7 +67,7 @@ TEST(CpuSlices, ExportThenImportRestoresPositionsAndMassesOnly) {
     EXPECT_EQ(g.vy, own.vy) << "seed " << rng.seed() << " i=" << i;
     EXPECT_EQ(g.vz, own.vz) << "seed " << rng.seed() << " i=" << i;
   }
-  EXPECT_THROW(a.export_sources(0, n + 1, *exchange), std::invalid_argument);
+  EXPECT_THROW(a.rank_exchange().export_sources(0, n + 1, *exchange), std::invalid_argument);
 }
 
 TEST(CpuSlices, MutualRefusesASlice) {

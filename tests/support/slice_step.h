@@ -38,17 +38,17 @@ inline void expect_slices_step_like_whole(const BackendMaker& make, const std::v
     ranks.push_back(make(n, layout, precision));
     ranks.back()->upload(state);
   }
-  auto exchange = ranks.front()->make_exchange_buffer();
+  auto exchange = ranks.front()->rank_exchange().make_exchange_buffer();
   for (int s = 0; s < steps; ++s) {
     const double time = s * static_cast<double>(params.dt);
     whole->step(params, time);
     for (std::size_t r = 0; r < ranks.size(); ++r) {
       ranks[r]->step_range(params, time, cuts[r], cuts[r + 1]);
-      ranks[r]->export_sources(cuts[r], cuts[r + 1], *exchange);
+      ranks[r]->rank_exchange().export_sources(cuts[r], cuts[r + 1], *exchange);
     }
     for (std::size_t r = 0; r < ranks.size(); ++r) {
-      ranks[r]->import_sources(0, cuts[r], *exchange);
-      ranks[r]->import_sources(cuts[r + 1], n, *exchange);
+      ranks[r]->rank_exchange().import_sources(0, cuts[r], *exchange);
+      ranks[r]->rank_exchange().import_sources(cuts[r + 1], n, *exchange);
     }
   }
   std::vector<ParticleF64> gathered(state.size());

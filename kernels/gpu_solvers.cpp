@@ -1,0 +1,97 @@
+// The GPU force solvers: the schedule is worked out and the scratch grown in prepare(), before the backend's
+// event pair, so the timing holds the launches alone.
+#include "kernels/gpu_solvers.h"
+
+#include "kernels/kernels.h"
+#include "sim/byte_counts.h"
+
+namespace coalesce {
+
+namespace {
+
+// Grown, never shrunk: the first all-pairs step allocates; the attractor solver never needs it.
+void grow(DeviceBuffer<unsigned char>& buffer, std::size_t bytes) {
+  if (buffer.size() < bytes) buffer = DeviceBuffer<unsigned char>(bytes);
+}
+
+// Every ordered pair: segments of the sources from N alone, chunks of the targets, partial sums added in
+// segment order (kernels/forces_all_pairs.cu).
+class GpuOneSidedSolver final : public ForceSolver {
+ public:
+  explicit GpuOneSidedSolver(const GpuSolverContext& context) : m_context(context) {}
+  ForceMethod method() const override { return ForceMethod::OneSidedAllPairs; }
+  SourceNeed source_need() const override { return SourceNeed::InPlace; }
+  void prepare(const Sources& sources, BodyRange targets, const SimParams&, double) override {
+    m_schedule = gpu::all_pairs_schedule(sources.state, targets);
+    grow(m_context.partials, m_schedule.partial_bytes);
+  }
+  ForceCost kick(const Sources& sources, BodyRange targets, const SimParams& params) override {
+    gpu::all_pairs_kick(sources.state, targets, m_schedule, params, m_context.partials.data(),
+                        m_context.stream);
+    return {static_cast<double>(m_schedule.partial_bytes), kPartialSums};
+  }
+
+ private:
+  GpuSolverContext m_context;
+  gpu::AllPairsSchedule m_schedule;  // for the targets prepare() was given
+};
+
+// Each unordered pair once, in tiles whose count fits the free memory (kernels/forces_all_pairs_mutual.cu).
+class GpuMutualSolver final : public ForceSolver {
+ public:
+  explicit GpuMutualSolver(const GpuSolverContext& context) : m_context(context) {}
+  ForceMethod method() const override { return ForceMethod::MutualAllPairs; }
+  SourceNeed source_need() const override { return SourceNeed::InPlace; }
+  void prepare(const Sources& sources, BodyRange, const SimParams&, double) override {
+    if (m_n != sources.state.n ||
+        m_precision != sources.state.precision) {  // the tile search runs once per N
+      m_schedule = gpu::mutual_schedule(sources.state);
+      m_n = sources.state.n;
+      m_precision = sources.state.precision;
+    }
+    grow(m_context.partials, m_schedule.partial_bytes);
+  }
+  ForceCost kick(const Sources& sources, BodyRange, const SimParams& params) override {
+    gpu::mutual_kick(sources.state, m_schedule, params, m_context.partials.data(), m_context.stream);
+    return {static_cast<double>(m_schedule.partial_bytes), kPartialSums};
+  }
+
+ private:
+  GpuSolverContext m_context;
+  gpu::MutualSchedule m_schedule;  // for m_n bodies in m_precision
+  int m_n = 0;
+  Precision m_precision = Precision::Fp32;
+};
+
+// Every body pulled by the scene's k attractors at the step's time.
+class GpuAttractorSolver final : public ForceSolver {
+ public:
+  explicit GpuAttractorSolver(const GpuSolverContext& context) : m_context(context) {}
+  ForceMethod method() const override { return ForceMethod::Attractors; }
+  SourceNeed source_need() const override { return SourceNeed::InPlace; }
+  void prepare(const Sources&, BodyRange, const SimParams&, double time) override { m_time = time; }
+  ForceCost kick(const Sources& sources, BodyRange targets, const SimParams& params) override {
+    gpu::attractor_kick(sources.state, targets, params, m_time, m_context.stream);
+    return {0.0, kPartialSums};
+  }
+
+ private:
+  GpuSolverContext m_context;
+  double m_time = 0.0;  // the step's, from prepare()
+};
+
+}  // namespace
+
+std::unique_ptr<ForceSolver> make_gpu_solver(ForceMethod method, const GpuSolverContext& context) {
+  switch (method) {  // built with -Werror=switch: a new row needs its case here
+    case ForceMethod::OneSidedAllPairs:
+      return std::make_unique<GpuOneSidedSolver>(context);
+    case ForceMethod::MutualAllPairs:
+      return std::make_unique<GpuMutualSolver>(context);
+    case ForceMethod::Attractors:
+      return std::make_unique<GpuAttractorSolver>(context);
+  }
+  return nullptr;
+}
+
+}  // namespace coalesce

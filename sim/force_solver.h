@@ -1,0 +1,51 @@
+// One force method (a row of sim/force_method.h) on one backend: it owns its schedule and its scratch, and
+// the backend keeps the state, drift, pack, exchange and timing. A backend makes one per row it steps
+// (sim/cpu_solvers.h, kernels/gpu_solvers.h) and keeps it for its life, so schedules and scratch persist
+// across steps as they did inside the backends.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+#include "sim/body_span.h"
+#include "sim/force_method.h"
+#include "sim/layout_storage.h"
+#include "sim/sim_params.h"
+
+namespace coalesce {
+
+// What a solver reads its sources from: the state's own view (every body's position and mass in place),
+// or rows the backend gathered at the step's start (the CPU's SIMD loops).
+enum class SourceNeed { InPlace, Rows };
+
+// {x, y, z, m} of all N bodies at a step's start. The state's particle order is never changed by a solver:
+// download(), the rank slices, the render order and every bitwise test rely on it.
+struct Sources {
+  StateViews state;  // in place: every solver may read positions and masses here
+  // Gathered (SourceNeed::Rows): rows x | y | z | m of `stride` scalars of the state's precision each,
+  // 64-byte aligned, zero past N (sim/cpu_sources.h).
+  const void* rows = nullptr;
+  std::size_t stride = 0;
+  double reach = 0;  // the largest |x|, |y| or |z| of the rows, exact in the state's precision
+};
+
+// What a kick moved beside the state's bytes (KernelTiming::scratch_bytes, the formulas' scratch line).
+struct ForceCost {
+  double scratch_bytes = 0;
+  std::string_view scratch_what;  // kPartialSums, kStagedSources (sim/byte_counts.h)
+};
+
+class ForceSolver {
+ public:
+  virtual ~ForceSolver() = default;
+  virtual ForceMethod method() const = 0;
+  virtual SourceNeed source_need() const = 0;
+  // Once per step, before its kick, outside the GPU's timing: the schedule for `targets`, scratch grown, the
+  // attractors' snapshot at `time`.
+  virtual void prepare(const Sources& sources, BodyRange targets, const SimParams& params, double time) = 0;
+  // v += a dt for `targets`, the range prepare() was given. CPU: runs on the pool; GPU: queues on the
+  // stream, no allocation and no synchronization (the event pair around it times the launches alone).
+  virtual ForceCost kick(const Sources& sources, BodyRange targets, const SimParams& params) = 0;
+};
+
+}  // namespace coalesce
