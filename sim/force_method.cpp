@@ -73,6 +73,7 @@ constexpr bool families_well_formed() {
 constexpr bool costs_and_sizes_sound() {
   for (const ForceMethodInfo& row : kForceMethodTable) {
     if (row.start_exponent < 1 || row.interactions.empty() || row.bench_scene.empty()) return false;
+    if (!row.on_cpu && !row.on_gpu) return false;
     if (row.bench.gpu_count < 1 || row.bench.gpu_count > static_cast<int>(row.bench.gpu.size())) return false;
     for (int k = 0; k < row.bench.gpu_count; ++k)
       if (row.bench.gpu[static_cast<std::size_t>(k)] <= 0) return false;
@@ -110,7 +111,8 @@ static_assert(names_unique(), "each row needs its own name and its own --solver/
 static_assert(
     families_well_formed(),
     "a family's rows must be adjacent, share physics, have an exact row, and name --forces iff several");
-static_assert(costs_and_sizes_sound(), "each row needs a start exponent, a label, a bench scene and sizes");
+static_assert(costs_and_sizes_sound(),
+              "each row needs a start exponent, a label, a bench scene, sizes and a backend");
 static_assert(choices_list(
                   kSolverFamilyChoices, [](std::size_t i) { return kForceMethodTable[i].solver_name; }, ""),
               "kSolverFamilyChoices must list the families in table order");

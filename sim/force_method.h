@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "sim/force_scheme.h"
 #include "sim/layout.h"
@@ -42,6 +43,8 @@ struct ForceMethodInfo {
   bool exact;          // every pair summed in a fixed order: auto chooses among exact rows only
   bool rank_slices;    // a kick of bodies [begin, end) against all N gives the whole step's bits
   bool sources_move;   // ranks all-gather {x, y, z, m} after each step (bodies pull bodies)
+  bool on_cpu;  // the backends with a solver for the row (sim/cpu_solvers.cpp, kernels/gpu_solvers.cpp)
+  bool on_gpu;
   int start_exponent;  // the step's time grows as N^k (the viewer's start size)
   Evaluations evaluations;
   std::string_view interactions;   // the formulas' label: "N^2", "N x k"
@@ -49,6 +52,7 @@ struct ForceMethodInfo {
   std::string_view bench_scene;    // the preset bench steps
   std::string_view bench_variant;  // the saved run's row key beside the kernel: "", "mutual"
   bool bench_memory_kernels;       // bench also sweeps integrate, pack and convert with this method
+  bool cpu_issue_limit;            // the CPU's issue limit applies: its loop's instructions are counted
   BenchSizes bench;
 };
 
@@ -61,6 +65,8 @@ inline constexpr ForceMethodInfo kForceMethodTable[] = {
      true,
      true,
      true,
+     true,
+     true,
      2,
      Evaluations::OrderedPairs,
      "N^2",
@@ -68,6 +74,7 @@ inline constexpr ForceMethodInfo kForceMethodTable[] = {
      "plummer",
      "",
      false,
+     true,
      {{65536, 131072, 262144}, 3, 2048}},
     {ForceMethod::MutualAllPairs,
      "mutual",
@@ -77,12 +84,15 @@ inline constexpr ForceMethodInfo kForceMethodTable[] = {
      true,
      false,
      true,
+     true,
+     true,
      2,
      Evaluations::UnorderedPairs,
      "N^2",
      true,
      "plummer",
      "mutual",
+     false,
      false,
      {{65536, 131072, 262144}, 3, 2048}},
     {ForceMethod::Attractors,
@@ -93,6 +103,8 @@ inline constexpr ForceMethodInfo kForceMethodTable[] = {
      true,
      true,
      false,
+     true,
+     true,
      1,
      Evaluations::BodyAttractor,
      "N x k",
@@ -100,6 +112,7 @@ inline constexpr ForceMethodInfo kForceMethodTable[] = {
      "swirl",
      "",
      true,
+     false,
      {{1 << 20, 1 << 24, 0}, 2, 0}},
 };
 inline constexpr std::size_t kForceMethodCount = std::size(kForceMethodTable);
@@ -141,6 +154,22 @@ constexpr std::optional<ForceMethod> parse_forces_in(ForceMethod family, std::st
   return std::nullopt;
 }
 
+// What --forces auto measures: the exact rows of `family` (approximate ones are never chosen for speed),
+// in table order; the first is the baseline the others must clearly beat.
+inline std::vector<ForceMethod> auto_candidates(ForceMethod family) {
+  std::vector<ForceMethod> rows;
+  for (const ForceMethodInfo& row : kForceMethodTable)
+    if (same_family(row.method, family) && row.exact) rows.push_back(row.method);
+  return rows;
+}
+
+// bench's row key: the row of `family` whose bench_variant is `variant`; none for a variant it lacks.
+constexpr std::optional<ForceMethod> bench_method(ForceMethod family, std::string_view variant) {
+  for (const ForceMethodInfo& row : kForceMethodTable)
+    if (same_family(row.method, family) && row.bench_variant == variant) return row.method;
+  return std::nullopt;
+}
+
 // Evaluations of one step of n bodies against k attractors, bench's pairs/s.
 constexpr double evaluations(ForceMethod method, int n, int attractors) {
   const double count = n;
@@ -170,6 +199,9 @@ constexpr ForceMethod method_of(Solver solver, ForceScheme scheme = ForceScheme:
 }
 constexpr Solver solver_of(ForceMethod method) {
   return method_info(method).physics == Physics::PairGravity ? Solver::AllPairs : Solver::Attractors;
+}
+constexpr ForceScheme scheme_of(ForceMethod method) {
+  return method == ForceMethod::MutualAllPairs ? ForceScheme::Mutual : ForceScheme::OneSided;
 }
 
 // The choices the help lists, checked against the table in force_method.cpp.

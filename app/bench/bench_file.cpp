@@ -145,7 +145,7 @@ bool is_read(const JsonPath& path) {
 }  // namespace
 
 bool headline_is_interactions(const BenchRow& row) {
-  return row.solver == Solver::AllPairs && row.kernel == "forces";
+  return row.kernel == "forces" && method_info(method_of(row.solver)).compute_bound;
 }
 
 double headline_value(const BenchRow& row) {

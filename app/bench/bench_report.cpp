@@ -14,8 +14,9 @@ namespace {
 // A CPU one-sided all-pairs row's interactions/s as a share of its precision's issue limit; none elsewhere
 // or when the limit is unknown.
 std::optional<double> percent_of_issue_limit(const BenchRow& row, const DeviceInfo& d) {
-  // The limit counts the one-sided loop's instructions: the mutual scheme's rows (variant) have none.
-  if (!d.cpu || row.solver != Solver::AllPairs || row.interactions <= 0 || !row.variant.empty())
+  // The limit counts the one-sided loop's instructions: other rows (the mutual scheme's) have none.
+  const std::optional<ForceMethod> method = bench_method(method_of(row.solver), row.variant);
+  if (!d.cpu || !method || !method_info(*method).cpu_issue_limit || row.interactions <= 0)
     return std::nullopt;
   const auto& limit = d.cpu->force_loop(row.precision).issue_limit;
   if (!limit || *limit <= 0) return std::nullopt;

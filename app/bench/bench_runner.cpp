@@ -50,16 +50,16 @@ void warm_up(Backend& backend, const BenchPlan& plan, const std::function<void()
 // The timed calls of one row, inside the NVTX range "bench ROW" (warm-ups and the counter pass stay outside,
 // so a capture filtered on "bench" holds exactly the timed launches; docs/profiling.md).
 // The device waits while a chunk is queued, then runs it back to back: the events of a call of a few
-// microseconds then time the call, not the host's launch rate (sim/backend.h, hold_launches).
+// microseconds then time the call, not the host's launch rate (sim/bench_timing.h, hold_launches).
 class HeldLaunches {
  public:
-  explicit HeldLaunches(Backend& backend) : m_backend(backend) { m_backend.hold_launches(); }
-  ~HeldLaunches() { m_backend.release_launches(); }
+  explicit HeldLaunches(Backend& backend) : m_timing(backend.bench_timing()) { m_timing.hold_launches(); }
+  ~HeldLaunches() { m_timing.release_launches(); }
   HeldLaunches(const HeldLaunches&) = delete;
   HeldLaunches& operator=(const HeldLaunches&) = delete;
 
  private:
-  Backend& m_backend;
+  BenchTiming& m_timing;
 };
 
 template <class Keep>
@@ -193,36 +193,52 @@ BenchRow make_row(Solver solver, int n, Layout layout, std::string kernel, std::
   return row;
 }
 
-bool sweeps(Solver solver, const std::string& kernel) {
-  const std::vector<std::string> kernels = swept_kernels(solver);
+bool sweeps(ForceMethod method, const std::string& kernel) {
+  const std::vector<std::string> kernels = swept_kernels(method);
   return std::find(kernels.begin(), kernels.end(), kernel) != kernels.end();
 }
 
 }  // namespace
 
-Scene bench_scene(Solver solver, int n) {
-  Scene scene = preset_scene(std::string(method_info(method_of(solver)).bench_scene));
+Scene bench_scene(ForceMethod method, int n) {
+  Scene scene = preset_scene(std::string(method_info(method).bench_scene));
   scene.particles = n;
-  scene.params.solver = solver;
+  scene.params.solver = solver_of(method);
+  scene.params.forces = scheme_of(method);
   return scene;
 }
 
+namespace {
+// A row's default sizes: GPU, its list; CPU, its one N, or the first past the last-level cache.
+std::vector<int> default_particles(const ForceMethodInfo& row, bool gpu) {
+  if (gpu) return {row.bench.gpu.begin(), row.bench.gpu.begin() + row.bench.gpu_count};
+  if (row.bench.cpu > 0) return {row.bench.cpu};
+  return {cpu_attractor_particles(cpu_facts().last_level_cache_bytes)};
+}
+}  // namespace
 
 BenchPlan make_bench_plan(const Options& o, bool gpu) {
   BenchPlan plan;
-  plan.solvers =
-      o.solver ? std::vector<Solver>{*o.solver} : std::vector<Solver>{Solver::AllPairs, Solver::Attractors};
-  // GPU: the sizes docs/perf.md reports. CPU: all-pairs small enough for 2 cores; attractors past the
-  // last-level cache, as the copy ceiling is, so % of copy compares memory with memory.
-  plan.all_pairs_particles = gpu ? std::vector<int>{65536, 131072, 262144} : std::vector<int>{2048};
-  plan.attractor_particles = gpu ? std::vector<int>{1 << 20, 1 << 24}
-                                 : std::vector<int>{cpu_attractor_particles(cpu_facts().last_level_cache_bytes)};
-  if (!o.bench_particles.empty()) plan.all_pairs_particles = plan.attractor_particles = o.bench_particles;
+  // --solver keeps one family; --forces one of the rows that name a --forces choice; a row this run's
+  // backend has no solver for is left out.
+  const auto wanted = [&](const ForceMethodInfo& row) {
+    if (o.solver && !same_family(row.method, method_of(*o.solver))) return false;
+    if (o.forces && has_forces_choice(row.method) && row.method != method_of(Solver::AllPairs, *o.forces))
+      return false;
+    return gpu ? row.on_gpu : row.on_cpu;
+  };
+  for (const ForceMethodInfo& row : kForceMethodTable) {
+    if (!wanted(row)) continue;
+    plan.methods.push_back(row.method);
+    // GPU: the sizes docs/perf.md reports. CPU: all-pairs small enough for 2 cores; attractors past the
+    // last-level cache, as the copy ceiling is, so % of copy compares memory with memory.
+    plan.particles[static_cast<std::size_t>(row.method)] =
+        o.bench_particles.empty() ? default_particles(row, gpu) : o.bench_particles;
+  }
   plan.layouts =
       o.bench_layouts.empty() ? std::vector<Layout>(kAllLayouts.begin(), kAllLayouts.end()) : o.bench_layouts;
   if (!o.bench_precisions.empty()) plan.precisions = o.bench_precisions;
   plan.cpu_target = o.cpu_target;
-  if (o.forces) plan.force_schemes = {*o.forces};
   plan.repeats = o.repeats > 0 ? o.repeats : (gpu ? 20 : kCpuRepeats);
   if (!gpu && o.repeats <= 0) {
     plan.min_repeats = kCpuMinRepeats;
@@ -233,8 +249,8 @@ BenchPlan make_bench_plan(const Options& o, bool gpu) {
   return plan;
 }
 
-std::vector<std::string> swept_kernels(Solver solver) {
-  if (solver == Solver::AllPairs) return {"forces"};
+std::vector<std::string> swept_kernels(ForceMethod method) {
+  if (!method_info(method).bench_memory_kernels) return {"forces"};
   return {"forces", "integrate", "pack", "convert"};
 }
 
@@ -248,26 +264,39 @@ int cpu_attractor_particles(std::optional<std::size_t> last_level_cache_bytes) {
 
 std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice, BenchResult& result,
                                      const std::function<void(int, int, const std::string&)>& progress) {
-  // Progress steps per layout: forces, integrate, each pack variant, convert there and back.
-  const auto steps_per_layout = [&](Solver solver) {
-    const int schemes = solver == Solver::AllPairs ? static_cast<int>(plan.force_schemes.size()) : 1;
-    return (sweeps(solver, "forces") ? schemes : 0) + (sweeps(solver, "integrate") ? 1 : 0) +
-           (sweeps(solver, "pack") ? static_cast<int>(kAllPackVariants.size()) : 0) +
-           (sweeps(solver, "convert") ? 2 : 0);
+  // The families in plan order: each one's rows share its sizes, scene and state.
+  std::vector<ForceMethod> families;
+  for (ForceMethod method : plan.methods)
+    if (std::find(families.begin(), families.end(), family_of(method)) == families.end())
+      families.push_back(family_of(method));
+  const auto rows_of = [&](ForceMethod family) {
+    std::vector<ForceMethod> rows;
+    for (ForceMethod method : plan.methods)
+      if (same_family(method, family)) rows.push_back(method);
+    return rows;
+  };
+  // Progress steps per layout: forces (a row per method), integrate, each pack variant, convert there and
+  // back.
+  const auto steps_per_layout = [&](ForceMethod family) {
+    int steps = 0;
+    for (ForceMethod method : rows_of(family))
+      steps += (sweeps(method, "forces") ? 1 : 0) + (sweeps(method, "integrate") ? 1 : 0);
+    return steps + (sweeps(family, "pack") ? static_cast<int>(kAllPackVariants.size()) : 0) +
+           (sweeps(family, "convert") ? 2 : 0);
   };
   int total = 0;
-  for (Solver solver : plan.solvers)
-    total += static_cast<int>(
-                 (solver == Solver::AllPairs ? plan.all_pairs_particles : plan.attractor_particles).size() *
-                 plan.layouts.size() * plan.precisions.size()) *
-             steps_per_layout(solver);
+  for (ForceMethod family : families)
+    total +=
+        static_cast<int>(plan.particles_of(family).size() * plan.layouts.size() * plan.precisions.size()) *
+        steps_per_layout(family);
   int done = 0;
   std::vector<BenchRow> rows;
   RowCounting counting;
-  for (Solver solver : plan.solvers) {
-    for (int n : solver == Solver::AllPairs ? plan.all_pairs_particles : plan.attractor_particles) {
+  for (ForceMethod family : families) {
+    const Solver solver = solver_of(family);
+    for (int n : plan.particles_of(family)) {
       // One scene and state for every precision: float records, exact in each.
-      const Scene scene = bench_scene(solver, n);
+      const Scene scene = bench_scene(family, n);
       const std::vector<Particle> initial = generate_initial_state(scene);
       for (Precision precision : plan.precisions) {
         BackendSelection selection = make_backend(choice, n, plan.layouts.front(), precision, plan.cpu_target);
@@ -281,7 +310,7 @@ std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice
         const DeviceInfo& ceilings = result.device;  // the ceilings measured at start-up
         counting.decide(plan, backend, result);
         backend.upload(initial);
-        const std::unique_ptr<PackTarget> target = backend.make_pack_target();
+        const std::unique_ptr<PackTarget> target = backend.bench_timing().make_pack_target();
         double time = 0.0;
 
         for (Layout layout : plan.layouts) {
@@ -294,16 +323,14 @@ std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice
             return [in, kind](const KernelTiming& t) { return t.kernel == kind && t.layout == in; };
           };
 
-          // forces and integrate: one step() runs both, each timed on its own. All-pairs: a row per scheme
-          // (the mutual one's variant says so; one-sided keeps the empty variant of earlier runs).
-          const std::vector<ForceScheme> schemes =
-              solver == Solver::AllPairs ? plan.force_schemes : std::vector<ForceScheme>{ForceScheme::OneSided};
-          for (ForceScheme scheme : schemes) {
-            const std::string variant = scheme == ForceScheme::OneSided ? "" : std::string(to_string(scheme));
+          // forces and integrate: one step() runs both, each timed on its own. A row per method (its
+          // bench_variant says which: one-sided keeps the empty variant of earlier runs).
+          for (ForceMethod method : rows_of(family)) {
+            const std::string variant(method_info(method).bench_variant);
             const std::string what = where + (variant.empty() ? "" : " " + variant);
-            progress(++done, total, what + (sweeps(solver, "integrate") ? " forces+integrate" : " forces"));
+            progress(++done, total, what + (sweeps(method, "integrate") ? " forces+integrate" : " forces"));
             SimParams params = scene.params;
-            params.forces = scheme;
+            params.forces = scheme_of(method);
             const std::function<void()> step = [&] {
               backend.step(params, time);
               time += params.dt;
@@ -317,10 +344,9 @@ std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice
             rows.push_back(make_row(solver, n, layout, "forces", variant, forces, ceilings, precision));
             BenchRow& row = rows.back();
             row.counters = reading_of(counted_step, Launches::AllButLast);
-            if (solver == Solver::AllPairs && row.median_ms > 0)
-              row.pair_evaluations_per_second =
-                  evaluations(method_of(solver, scheme), n, 0) / (row.median_ms * 1e-3);
-            if (sweeps(solver, "integrate")) {
+            if (method_info(method).physics == Physics::PairGravity && row.median_ms > 0)
+              row.pair_evaluations_per_second = evaluations(method, n, 0) / (row.median_ms * 1e-3);
+            if (sweeps(method, "integrate")) {
               progress(++done, total, where + " integrate");
               rows.push_back(make_row(solver, n, layout, "integrate", "", drift, ceilings, precision));
               rows.back().counters = reading_of(counted_step, Launches::Last);
@@ -328,7 +354,7 @@ std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice
           }
 
           for (PackVariant variant : kAllPackVariants) {
-            if (!sweeps(solver, "pack")) break;
+            if (!sweeps(family, "pack")) break;
             progress(++done, total, where + " pack " + std::string(to_string(variant)));
             const std::function<void()> pack = [&] {
               backend.pack(variant, target->data(), target->space());
@@ -343,7 +369,7 @@ std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice
 
           // convert: to the next layout and back, timed as two rows (layout -> next, next -> layout), so
           // the three layouts' runs cover all six directions.
-          if (!sweeps(solver, "convert")) continue;
+          if (!sweeps(family, "convert")) continue;
           const Layout next = kAllLayouts[(static_cast<std::size_t>(layout) + 1) % kAllLayouts.size()];
           progress(++done, total, where + " convert");
           const std::function<void()> round_trip = [&] {

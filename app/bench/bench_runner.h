@@ -18,18 +18,19 @@ namespace coalesce {
 // (docs/bench-json.md, "The default sweeps"). `gpu`: whether the run will have a CUDA device.
 BenchPlan make_bench_plan(const Options& options, bool gpu);
 
-// The kernels a solver's sweep times. All-pairs: the forces alone; integrate, pack and convert take a few
+// The kernels a method's sweep times. All-pairs: the forces alone; integrate, pack and convert take a few
 // microseconds at all-pairs sizes, where they time launches rather than memory, so they are measured in
-// the attractors sweep, at sizes that move real bytes.
-std::vector<std::string> swept_kernels(Solver solver);
+// the attractors sweep (its row's bench_memory_kernels), at sizes that move real bytes.
+std::vector<std::string> swept_kernels(ForceMethod method);
 
 // The CPU's default attractors N: the smallest multiple of 65,536 whose smallest state (28 bytes a particle)
 // is as large as one copy-ceiling buffer (4 x the last-level cache, sim/cpu_info.h), so the memory-bound
 // rows stream from memory as the copy does and what the forces pass leaves in the cache is a small part.
 int cpu_attractor_particles(std::optional<std::size_t> last_level_cache_bytes);
 
-// The scene a bench row starts from: the plummer sphere for all-pairs, the swirl for attractors, n bodies.
-Scene bench_scene(Solver solver, int n);
+// The scene a bench row starts from (its row's bench_scene: the plummer sphere for all-pairs, the swirl for
+// attractors), n bodies.
+Scene bench_scene(ForceMethod method, int n);
 
 // `progress` receives "step/total what" lines as the sweep advances.
 std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice, BenchResult& result,

@@ -1,6 +1,7 @@
 // The bench's plan (what to sweep) and its results (one row per kernel x layout x N x variant).
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -8,20 +9,18 @@
 #include "kernels/counters/hardware_counters.h"  // plain C++: CounterReading
 #include "sim/backend.h"
 #include "sim/cpu_target.h"
-#include "sim/force_scheme.h"
+#include "sim/force_method.h"
 #include "sim/layout.h"
 #include "sim/precision.h"
 
 namespace coalesce {
 
 struct BenchPlan {
-  std::vector<Solver> solvers;
-  std::vector<int> all_pairs_particles;
-  std::vector<int> attractor_particles;
+  std::vector<ForceMethod> methods;  // rows measured, in table order; a family's rows share one state
+  std::array<std::vector<int>, kForceMethodCount> particles;  // N of each method's rows (its family's)
   std::vector<Layout> layouts;
   std::vector<Precision> precisions{Precision::Fp32};
   std::optional<CpuTarget> cpu_target;  // the CPU backend's SIMD target (--cpu-target); none: the widest
-  std::vector<ForceScheme> force_schemes{ForceScheme::OneSided, ForceScheme::Mutual};  // all-pairs rows
   int repeats = 20;
   // CPU default: at least min_repeats timed calls, then more until `repeats` or repeat_budget_ms of them,
   // so slow rows stay short and fast rows get many samples; 0: exactly `repeats`.
@@ -30,6 +29,10 @@ struct BenchPlan {
   int warmup_calls = 30;    // at least this many calls...
   double warmup_ms = 10.0;  // ...and at least this much work before timing (timing hygiene, docs/perf.md)
   bool counters = true;     // a counter pass per row after the timed one (--no-counters: none)
+
+  const std::vector<int>& particles_of(ForceMethod method) const {
+    return particles[static_cast<std::size_t>(method)];
+  }
 };
 
 struct BenchRow {

@@ -201,7 +201,8 @@ int run_bench(const Options& options, Ranks& ranks) {
     if (!options.bench_plot.empty())
       throw UsageError("--plot draws a run of one process; a run over ranks writes its table and --json only "
                        "(drop --plot)");
-    if (options.solver != Solver::AllPairs)
+    // Ranks measure the exchange of the sources: a family whose bodies pull bodies.
+    if (!options.solver || !method_info(method_of(*options.solver)).sources_move)
       throw UsageError("bench under mpirun measures all-pairs across ranks; add --solver all-pairs");
     (void)sliced_forces(SimParams{}, options.forces);  // refuses --forces mutual
     plan = make_bench_plan(options, options.backend != BackendChoice::Cpu && count_cuda_devices(nullptr) > 0);
@@ -209,18 +210,19 @@ int run_bench(const Options& options, Ranks& ranks) {
   const int repeats = options.repeats > 0 ? options.repeats : kDefaultRepeats;
   std::vector<RanksRow> rows;
   std::string device;
-  for (const int n : plan.all_pairs_particles) {
+  const ForceMethod sliced = method_of(*options.solver);  // the family's first row: one-sided, a slice each
+  for (const int n : plan.particles_of(sliced)) {
     for (const Precision precision : plan.precisions) {
       InitialState initial;
       SimParams params;
       agreed(ranks, [&] {
         if (!root) return;
-        const Scene scene = bench_scene(Solver::AllPairs, n);
+        const Scene scene = bench_scene(sliced, n);
         params = scene.params;
         initial.fp32 = generate_initial_state(scene);
       });
       share_start(ranks, params, initial);
-      params.forces = ForceScheme::OneSided;
+      params.forces = scheme_of(sliced);
       BackendSelection selection;
       agreed(ranks, [&] {
         selection = make_backend(options.backend, n, plan.layouts.front(), precision, plan.cpu_target,

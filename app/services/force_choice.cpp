@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "sim/errors.h"
 #include "sim/force_method.h"
@@ -17,9 +18,9 @@ namespace {
 constexpr int kMinTries = 2;
 constexpr int kMaxTries = 16;
 constexpr double kEnoughMs = 20.0;
-// Mutual must be this much faster to be kept: one-sided is the scheme the articles and peers run, and near
-// the crossover a tie would otherwise be decided by noise.
-constexpr double kMutualMargin = 1.05;
+// Another row must be this much faster than the first candidate to be kept: one-sided is the scheme the
+// articles and peers run, and near the crossover a tie would otherwise be decided by noise.
+constexpr double kMargin = 1.05;
 
 struct SchemeTiming {
   KernelTiming fastest{};
@@ -39,16 +40,17 @@ void time_one_step(Backend& backend, SimParams params, double time, ForceScheme 
   }
 }
 
-std::string describe(ForceScheme chosen, const SchemeTiming& one_sided, const SchemeTiming& mutual,
-                     const Backend& backend) {
-  char line[240];
-  std::snprintf(line, sizeof line,
-                "forces %s (auto: one-sided %.3g, mutual %.3g interactions/s measured at N = %d, %s %s)",
-                std::string(to_string(chosen)).c_str(), one_sided.fastest.interactions_per_second(),
-                mutual.fastest.interactions_per_second(), backend.particle_count(),
-                std::string(to_string(backend.precision())).c_str(),
-                std::string(to_string(backend.layout())).c_str());
-  return line;
+std::string describe(ForceMethod chosen, const std::vector<ForceMethod>& candidates,
+                     const std::vector<SchemeTiming>& timings, const Backend& backend) {
+  std::string measured;
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    char rate[64];
+    std::snprintf(rate, sizeof rate, "%.3g", timings[i].fastest.interactions_per_second());
+    measured += (i > 0 ? ", " : "") + std::string(method_info(candidates[i]).forces_name) + " " + rate;
+  }
+  return "forces " + std::string(method_info(chosen).forces_name) + " (auto: " + measured +
+         " interactions/s measured at N = " + std::to_string(backend.particle_count()) + ", " +
+         std::string(to_string(backend.precision())) + " " + std::string(to_string(backend.layout())) + ")";
 }
 
 }  // namespace
@@ -60,7 +62,7 @@ std::string forces_without_all_pairs(const std::string& run, const std::string& 
 
 ForceChoice sliced_forces(const SimParams& params, std::optional<ForceScheme> asked) {
   if (!has_forces_choice(method_of(params.solver))) return {};
-  if (asked == ForceScheme::Mutual)
+  if (asked && !method_info(method_of(params.solver, *asked)).rank_slices)
     throw UsageError("--forces mutual evaluates each pair once for both bodies, which ranks holding slices "
                      "cannot; under mpirun use --forces one-sided or auto");
   if (asked) return {*asked, "forces " + std::string(to_string(*asked))};
@@ -73,14 +75,21 @@ ForceChoice choose_forces(Backend& backend, const SimParams& params, double time
   // Timings queued before this call (a viewer frame's last step) are not the measurement's.
   backend.synchronize();
   (void)backend.poll_timings();
-  SchemeTiming one_sided, mutual;
+  // The family's exact rows, in table order: the first is kept unless another is clearly faster.
+  const std::vector<ForceMethod> candidates = auto_candidates(method_of(params.solver));
+  std::vector<SchemeTiming> timings(candidates.size());
+  const auto least_total = [&] {
+    double least = timings.front().total_ms;
+    for (const SchemeTiming& t : timings) least = std::min(least, t.total_ms);
+    return least;
+  };
   // Records of the state's own precision: uploading them back is exact, also when a step throws.
   with_records(backend, [&](const auto& saved) {
     try {
       for (int t = 0; t < kMaxTries; ++t) {
-        if (t >= kMinTries && std::min(one_sided.total_ms, mutual.total_ms) >= kEnoughMs) break;
-        time_one_step(backend, params, time, ForceScheme::OneSided, one_sided);
-        time_one_step(backend, params, time, ForceScheme::Mutual, mutual);
+        if (t >= kMinTries && least_total() >= kEnoughMs) break;
+        for (std::size_t i = 0; i < candidates.size(); ++i)
+          time_one_step(backend, params, time, scheme_of(candidates[i]), timings[i]);
       }
     } catch (...) {
       backend.upload(saved);
@@ -88,10 +97,12 @@ ForceChoice choose_forces(Backend& backend, const SimParams& params, double time
     }
     backend.upload(saved);
   });
-  const bool mutual_wins =
-      mutual.fastest.interactions_per_second() > kMutualMargin * one_sided.fastest.interactions_per_second();
-  const ForceScheme chosen = mutual_wins ? ForceScheme::Mutual : ForceScheme::OneSided;
-  return {chosen, describe(chosen, one_sided, mutual, backend)};
+  std::size_t chosen = 0;
+  for (std::size_t i = 1; i < candidates.size(); ++i)
+    if (timings[i].fastest.interactions_per_second() >
+        kMargin * timings[chosen].fastest.interactions_per_second())
+      chosen = i;
+  return {scheme_of(candidates[chosen]), describe(candidates[chosen], candidates, timings, backend)};
 }
 
 }  // namespace coalesce

@@ -92,20 +92,25 @@ TEST(Bench, CpuSweepWritesEveryRowAsValidJson) {
 TEST(BenchPlan, GpuDefaultsSweepTheForcesAloneAtAllPairsSizes) {
   Options options;
   const BenchPlan plan = make_bench_plan(options, /*gpu=*/true);
-  EXPECT_EQ(plan.all_pairs_particles, (std::vector<int>{65536, 131072, 262144}));
-  EXPECT_EQ(plan.attractor_particles, (std::vector<int>{1 << 20, 1 << 24}));
+  EXPECT_EQ(plan.methods, (std::vector<ForceMethod>{ForceMethod::OneSidedAllPairs,
+                                                    ForceMethod::MutualAllPairs, ForceMethod::Attractors}));
+  EXPECT_EQ(plan.particles_of(ForceMethod::OneSidedAllPairs), (std::vector<int>{65536, 131072, 262144}));
+  EXPECT_EQ(plan.particles_of(ForceMethod::MutualAllPairs), (std::vector<int>{65536, 131072, 262144}));
+  EXPECT_EQ(plan.particles_of(ForceMethod::Attractors), (std::vector<int>{1 << 20, 1 << 24}));
   EXPECT_EQ(plan.repeats, 20);
   EXPECT_EQ(plan.repeat_budget_ms, 0.0);  // exactly `repeats` on the GPU
   // integrate, pack and convert take microseconds at all-pairs sizes: the attractors sweep measures them.
-  EXPECT_EQ(swept_kernels(Solver::AllPairs), (std::vector<std::string>{"forces"}));
-  EXPECT_EQ(swept_kernels(Solver::Attractors), (std::vector<std::string>{"forces", "integrate", "pack", "convert"}));
+  EXPECT_EQ(swept_kernels(ForceMethod::OneSidedAllPairs), (std::vector<std::string>{"forces"}));
+  EXPECT_EQ(swept_kernels(ForceMethod::MutualAllPairs), (std::vector<std::string>{"forces"}));
+  EXPECT_EQ(swept_kernels(ForceMethod::Attractors),
+            (std::vector<std::string>{"forces", "integrate", "pack", "convert"}));
 }
 
 TEST(BenchPlan, CpuDefaultsStreamPastTheCacheAndRepeatWithinABudget) {
   Options options;
   const BenchPlan plan = make_bench_plan(options, /*gpu=*/false);
-  ASSERT_EQ(plan.attractor_particles.size(), 1u);
-  const int n = plan.attractor_particles[0];
+  ASSERT_EQ(plan.particles_of(ForceMethod::Attractors).size(), 1u);
+  const int n = plan.particles_of(ForceMethod::Attractors)[0];
   EXPECT_EQ(n, cpu_attractor_particles(cpu_facts().last_level_cache_bytes));
   EXPECT_GE(state_bytes(Layout::AoS, n), cpu_facts().copy.buffer_bytes);
   EXPECT_GT(plan.repeats, plan.min_repeats);

@@ -55,7 +55,7 @@ void expect_within_bound_of_the_scalar_loop(const std::vector<ParticleRecord<Rea
   cpu.step(reference_params, 0.0);
   const std::vector<ParticleF64> reference = cpu.download_f64();
   std::vector<std::array<long double, 4>> sources = testing::sources_of(state);
-  if (params.solver == Solver::Attractors) {
+  if (method_info(method_of(params.solver)).physics == Physics::Attractors) {
     const auto snapshot = snapshot_attractors(params.attractors, Real(0));
     sources.clear();
     for (int k = 0; k < snapshot.count; ++k)

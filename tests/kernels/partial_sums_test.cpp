@@ -60,8 +60,9 @@ TEST(CudaPartialSums, ForcesBytesCountThePartialSumsWrittenAndReadBack) {
     const auto forces = std::find_if(timings.begin(), timings.end(),
                                      [](const KernelTiming& t) { return t.kernel == KernelKind::Forces; });
     ASSERT_NE(forces, timings.end());
-    const double partials =
-        static_cast<double>(scheme == ForceScheme::Mutual ? e.mutual_partials : e.one_sided_partials);
+    const double partials = static_cast<double>(
+        method_of(Solver::AllPairs, scheme) == ForceMethod::MutualAllPairs ? e.mutual_partials
+                                                                           : e.one_sided_partials);
     SCOPED_TRACE(std::string(to_string(scheme)) + ", N = " + std::to_string(n));
     EXPECT_DOUBLE_EQ(forces->scratch_bytes, 2.0 * partials);
     EXPECT_DOUBLE_EQ(forces->bytes, bytes_moved(KernelKind::Forces, layout, Solver::AllPairs, n, precision) +

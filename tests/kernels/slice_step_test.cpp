@@ -24,8 +24,9 @@ TEST(CudaSlices, RandomSlicesStepLikeTheWholeStateBitwise) {
       for (Solver solver : {Solver::AllPairs, Solver::Attractors}) {
         // Sizes past several j segments (1,024 sources each up to N ~ 5,000) and chunk edges.
         const int n = rng.uniform_int(1, testing::size_or_quick(9000, 3000));
-        SimParams params = solver == Solver::AllPairs ? testing::random_all_pairs_step(rng)
-                                                      : testing::random_attractor_step(rng);
+        SimParams params = method_info(method_of(solver)).physics == Physics::PairGravity
+                               ? testing::random_all_pairs_step(rng)
+                               : testing::random_attractor_step(rng);
         testing::expect_slices_step_like_whole(make, testing::random_particles_wide(rng, n), layout, precision, params,
                                       testing::random_cuts(rng, n, rng.uniform_int(1, 4)), 2,
                                       "seed " + std::to_string(rng.seed()));

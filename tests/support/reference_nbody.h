@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "sim/force_method.h"
 #include "sim/particle.h"
 #include "sim/physics.h"
 #include "sim/sim_params.h"
@@ -91,7 +92,7 @@ std::vector<ReferenceBody> reference_run(const std::vector<ParticleRecord<Real>>
   std::vector<ReferenceBody> bodies = reference_bodies(start);
   const long double eps = params.softening, dt = params.dt;
   for (int s = 0; s < steps; ++s) {
-    if (params.solver == Solver::AllPairs)
+    if (method_info(method_of(params.solver)).physics == Physics::PairGravity)
       reference_step(bodies, eps * eps, dt);
     else
       reference_attractor_step(bodies, params.attractors, s * dt, eps * eps, dt);
