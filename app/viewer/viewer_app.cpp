@@ -76,10 +76,7 @@ ViewerApp::ViewerApp(const Options& options, RenderTarget& target, ViewerSimulat
   m_controls.panel_visible = !options.panel_hidden;
   m_model.camera = &m_camera;
   m_model.orbit_degrees_per_second = m_orbit_degrees_per_second;
-  m_record_fps = options.record_fps;
-  m_record_frame_limit = options.record_seconds ? clip_frame_count(*options.record_seconds, m_record_fps) : 0;
-  // Checked again here, not only before the run: the directory may have been filled since.
-  if (!options.record.empty()) m_clip_at_start = check_clip_outputs("--record", options.record);
+  m_clips = ViewerClips(options);
   m_inputs = run_inputs(options);
   m_controls.clip_path = !options.record.empty()            ? options.record
                          : find_program("ffmpeg").empty() ? "coalesce-clip"
@@ -260,12 +257,7 @@ void ViewerApp::apply_requests() {
     simulate();
   }
   if (r.screenshot) m_requests.screenshot = true;  // taken after this frame is drawn
-  if (r.record) {
-    if (m_recording)
-      stop_recording("stopped (V or the record button)");
-    else
-      m_clip_requested = m_controls.clip_path;  // started once this frame's size is known
-  }
+  if (r.record) m_clips.toggle(m_controls.clip_path, clip_context());
 }
 
 void ViewerApp::simulate() {
@@ -288,88 +280,17 @@ void ViewerApp::check_state() {
   }
 }
 
-// --record's clip once the panel has its size, or the panel's as soon as it is asked for.
-void ViewerApp::start_due_clip(FramebufferSize size) {
-  if (m_recording) return;  // one clip at a time: a second waits for the first to end
-  std::optional<ClipOutputs> outputs;
-  const bool from_command_line = m_clip_at_start && m_frames.frames >= kClipWarmupFrames;
-  try {
-    if (from_command_line) {
-      outputs = std::exchange(m_clip_at_start, std::nullopt);
-      check_clip_frame_size(*outputs, size.width, size.height);  // a HiDPI window may exceed --width
-    } else if (m_clip_requested) {
-      outputs = check_clip_outputs("record", *std::exchange(m_clip_requested, std::nullopt), size.width,
-                                   size.height);
-      // The command line's outputs were matched before the run; a path typed in the panel is matched now.
-      std::vector<OutputFolder> folders;
-      if (outputs->format == ClipFormat::PngSequence) folders.push_back({"record", outputs->shown, outputs->directory});
-      check_run_files({outputs->video, outputs->json}, folders, m_inputs);
-      check_sidecar_replaceable(outputs->json, kClipSchemaPrefix);
-    }
-    if (!outputs) return;
-    plan_clip_outputs(*outputs);
-    m_recording_from_command_line = from_command_line;
-    m_model.recording = RecordingStatus{true, outputs->shown, 0, m_record_fps};
-    m_recording = std::make_unique<ViewerRecording>(*outputs, size, m_record_fps, m_record_frame_limit,
-                                                    screenshot_report(m_model, m_controls, size.width, size.height));
-    std::printf("coalesce: recording %s at %d fps, one step per frame\n", printable(outputs->shown).c_str(),
-                m_record_fps);
-    std::fflush(stdout);
-  } catch (const std::exception& e) {
-    m_model.recording = RecordingStatus{};
-    m_record_failed = true;
-    m_command_line_clip_failed = m_command_line_clip_failed || from_command_line;
-    add_notice(e.what(), true);
-  }
-}
-
-// The frame as drawn, panel included, and the kernels timed since the last one.
-void ViewerApp::record_frame(FramebufferSize size, double frame_ms, const std::vector<KernelTiming>& timings) {
-  if (!m_recording) return;
-  const FramebufferSize clip = m_recording->size();
-  if (size.width != clip.width || size.height != clip.height) {
-    stop_recording("the window changed size (a clip keeps one size)");
-    return;
-  }
-  ClipFrame frame{m_simulation.step_count(),
-                  m_simulation.time(),
-                  m_simulation.backend().layout(),
-                  m_simulation.backend().precision(),
-                  frame_ms,
-                  timings};
-  if (!m_recording->add(read_framebuffer(size.width, size.height), std::move(frame))) {
-    stop_recording("writing failed");
-    return;
-  }
-  m_model.recording.frames = m_recording->frames();
-  if (m_recording->full()) stop_recording("--record-seconds reached");
-}
-
-void ViewerApp::stop_recording(const std::string& because) {
-  if (!m_recording) return;
-  std::unique_ptr<ViewerRecording> recording = std::move(m_recording);
-  m_model.recording = RecordingStatus{};
-  const FramebufferSize size = recording->size();
-  try {
-    const std::string line =
-        recording->finish(screenshot_report(m_model, m_controls, size.width, size.height), because);
-    m_model.last_clip = recording->outputs().shown;
-    std::printf("coalesce: %s\n", line.c_str());
-    std::fflush(stdout);
-  } catch (const std::exception& e) {
-    m_record_failed = true;
-    m_command_line_clip_failed = m_command_line_clip_failed || m_recording_from_command_line;
-    add_notice(e.what(), true);
-  }
+ClipContext ViewerApp::clip_context() {
+  return {m_model, m_controls, [this](const std::string& error) { add_notice(error, true); }};
 }
 
 // --orbit: by a frame of video while a clip records, and in headless runs, so clips and scripted
 // screenshots turn the same whatever the frame rate; by the wall clock in a window.
 void ViewerApp::turn_camera(double wall_seconds) {
   // A clip waiting for its first frame holds the camera there, so the clip starts at the --camera pose.
-  if (m_orbit_degrees_per_second == 0.0f || m_clip_at_start) return;
-  const bool video_time = m_recording || m_headless;
-  const double seconds = video_time ? 1.0 / m_record_fps : wall_seconds;
+  if (m_orbit_degrees_per_second == 0.0f || m_clips.command_line_clip_waiting()) return;
+  const bool video_time = m_clips.recording() || m_headless;
+  const double seconds = video_time ? 1.0 / m_clips.fps() : wall_seconds;
   m_camera.turn(m_orbit_degrees_per_second * seconds);
 }
 

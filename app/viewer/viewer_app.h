@@ -11,11 +11,11 @@
 #include "app/services/clip_output.h"
 #include "app/services/options.h"
 #include "app/services/run_files.h"
+#include "app/viewer/viewer_clips.h"
 #include "app/viewer/viewer_draw.h"
 #include "app/viewer/viewer_imgui.h"
 #include "app/viewer/viewer_model.h"
 #include "app/viewer/viewer_panel.h"
-#include "app/viewer/viewer_recording.h"
 #include "app/viewer/viewer_start_check.h"
 #include "render/orbit_camera.h"
 #include "render/particle_renderer.h"
@@ -49,9 +49,7 @@ class ViewerApp {
   void simulate();
   void check_state();
   void take_screenshot(const std::string& path, FramebufferSize size);
-  void start_due_clip(FramebufferSize size);
-  void record_frame(FramebufferSize size, double frame_ms, const std::vector<KernelTiming>& timings);
-  void stop_recording(const std::string& because);
+  ClipContext clip_context();
   void turn_camera(double wall_seconds);
   // The start size's frame check (viewer_start_check.h): after a measured frame, asks for a lower N when
   // the frame is over its budget, and says what limited N once settled.
@@ -79,16 +77,8 @@ class ViewerApp {
       m_base_notices;  // the backend's (CPU fallback) and the scene's, kept across rebuilds
   std::uint64_t m_last_clean_step = 0;
   bool m_screenshot_failed = false;
-  // Clips: --record's, started at frame kClipWarmupFrames, or the panel's; one step per recorded frame.
-  std::optional<ClipOutputs> m_clip_at_start;
   std::vector<RunInput> m_inputs;  // what this run reads: outputs named in the panel are checked against it
-  std::optional<std::string> m_clip_requested;  // the panel's path, started on the next frame
-  std::unique_ptr<ViewerRecording> m_recording;
-  int m_record_fps = kDefaultRecordFps;
-  long m_record_frame_limit = 0;  // --record-seconds in frames; 0 until stopped
-  bool m_record_failed = false;
-  bool m_recording_from_command_line = false;  // the clip running now is --record's
-  bool m_command_line_clip_failed = false;     // --record's clip was not written: exit 1, window or not
+  ViewerClips m_clips;
   float m_orbit_degrees_per_second = 0.0f;
   bool m_headless = false;
   bool m_draw_limit_follows_path = true;  // no --draw-limit and none set in the panel yet

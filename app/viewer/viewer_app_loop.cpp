@@ -41,7 +41,7 @@ int ViewerApp::run(const ViewerRun& run) {
     last = start;
     handle_input(m_camera, m_controls, m_requests, m_simulation.backend().precision());
     apply_requests();
-    start_due_clip(size);
+    m_clips.start_due(size, m_inputs, clip_context());
 
     const Clock::time_point sim_start = Clock::now();
     if (!m_controls.paused) {
@@ -111,7 +111,7 @@ int ViewerApp::run(const ViewerRun& run) {
     const Clock::time_point render_end = Clock::now();
     check_start_frame(ms_between(start, render_end), timings);
 
-    record_frame(size, ms_between(start, Clock::now()), timings);
+    m_clips.add_frame(size, ms_between(start, Clock::now()), timings, clip_context());
     const bool last_frame = run.frames > 0 && frame + 1 >= run.frames;
     const bool scripted = !run.screenshot.empty() && last_frame;
     if (scripted || m_requests.screenshot) {
@@ -126,21 +126,10 @@ int ViewerApp::run(const ViewerRun& run) {
     if (last_frame) break;
   }
   m_simulation.backend().synchronize();
-  if (m_recording) {
-    const bool cut_short = m_record_frame_limit > 0;  // --record-seconds had frames to go
-    stop_recording(cut_short ? "the run ended before --record-seconds (see --frames)" : "the run ended");
-  }
-  if (m_clip_at_start) {
-    add_notice("--record " + m_clip_at_start->shown + ": the run ended before the clip began (it starts at frame " +
-                   std::to_string(kClipWarmupFrames + 1) + "; give --frames " +
-                   std::to_string(kClipWarmupFrames + 1) + " or more)",
-               true);
-    m_record_failed = true;
-    m_command_line_clip_failed = true;
-  }
+  m_clips.end_run(clip_context());
   // The outputs the command line asked for fail the run; the panel's own are notices in a window.
-  if (m_command_line_clip_failed) return 1;
-  return (m_screenshot_failed || m_record_failed) && run.frames > 0 ? 1 : 0;
+  const bool frames_given = run.frames > 0;
+  return m_clips.fails_run(frames_given) || (m_screenshot_failed && frames_given) ? 1 : 0;
 }
 
 }  // namespace coalesce
