@@ -39,18 +39,4 @@ void poison(void* data, std::size_t bytes) {
   COALESCE_CUDA_CHECK(cudaMemset(data, 0xFF, bytes));
 }
 
-CounterReading count_launch(const LabContext& context, const std::function<void()>& launch) {
-  if (context.counter_pass == nullptr) return {false, context.counters_reason, {}, 0};
-  try {
-    const std::vector<KernelCounters> kernels = context.counter_pass->measure_kernels(launch);
-    if (kernels.empty())
-      return {false, "hardware counters: no kernel launched (the range profiler counts kernels, not copies)", {}, 0};
-    std::vector<RowCounters> parts;
-    for (const KernelCounters& k : kernels) parts.push_back(k.counters);
-    return {true, "", combine(parts), static_cast<int>(parts.size())};
-  } catch (const std::exception& error) {
-    return {false, std::string("hardware counters failed: ") + error.what(), {}, 0};
-  }
-}
-
 }  // namespace coalesce::lab

@@ -1,5 +1,5 @@
 // Device helpers every lab experiment uses: hashed inputs, poisoning, a mismatch-counting check kernel,
-// grid arithmetic and the event timer with the lab's settings.
+// grid arithmetic; the event timer with the lab's settings is kernels/lab/lab_timing.h.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -7,16 +7,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <functional>
-#include <utility>
 #include <vector>
 
 #include "kernels/cuda_check.h"
 #include "kernels/device_buffer.h"
-#include "kernels/event_timing.h"
 #include "kernels/launch.h"
+#include "kernels/lab/lab_timing.h"  // timed_row: how every row is timed
 #include "kernels/lab/lab_types.h"
-#include "sim/nvtx_range.h"
 
 namespace coalesce::lab {
 
@@ -102,31 +99,6 @@ std::vector<T> download(const T* device, std::size_t n) {
   std::vector<T> host(n);
   COALESCE_CUDA_CHECK(cudaMemcpy(host.data(), device, n * sizeof(T), cudaMemcpyDeviceToHost));
   return host;
-}
-
-// Median time of launch() in ms after the settings' warm-up (the first launches on fresh buffers run slow
-// on the H100): the project's one event timer, kernels/event_timing.h.
-template <class Launch>
-double median_time_ms(Launch&& launch, const LabSettings& settings) {
-  return coalesce::median_time_ms(std::forward<Launch>(launch),
-                                  TimingPlan{settings.warmup_calls, settings.warmup_ms, settings.repeats});
-}
-
-// One more run of `launch` under the context's counter pass (kernel replay), or why there is none.
-CounterReading count_launch(const LabContext& context, const std::function<void()>& launch);
-
-// The median time of launch() (median_time_ms above), then its counter pass: the timed launches carry
-// no profiling.
-template <class Launch>
-TimedRow timed_row(Launch&& launch, const LabContext& context) {
-  TimedRow row;
-  {
-    const NvtxRange range("timed");  // inside "lab EXPERIMENT": the launches the median comes from
-    row.ms = median_time_ms(launch, context.settings);
-  }
-  const NvtxRange range("counter pass");
-  row.counters = count_launch(context, std::function<void()>(launch));
-  return row;
 }
 
 }  // namespace coalesce::lab
