@@ -1,6 +1,7 @@
-// The list of lab experiments, in the order the articles introduce them.
+// The list of lab experiments, in the order the articles introduce them, then the viewer's splat.
 #include "app/lab/lab_registry.h"
 
+#include "app/lab/lab_splat.h"
 #include "kernels/lab/lab_experiments.h"
 
 namespace coalesce::lab {
@@ -165,12 +166,19 @@ std::string measured_constant(const Rows& rows) {
                      divergent->time_ms / broadcast->time_ms);
 }
 
+// The articles' experiments, then those only some builds have (the splat needs the viewer's kernel).
+std::vector<LabExperiment> followed_by(std::vector<LabExperiment> first,
+                                       const std::vector<LabExperiment>& more) {
+  first.insert(first.end(), more.begin(), more.end());
+  return first;
+}
+
 }  // namespace
 
 // The lessons carry no figures of any particular GPU: those of this run come from its rows, the measured
 // H100 and H200 runs are in docs/lab.md.
 const std::vector<LabExperiment>& lab_experiments() {
-  static const std::vector<LabExperiment> experiments = {
+  static const std::vector<LabExperiment> articles = {
       {"copy", "coalesced copy vs cudaMemcpy", "2 x N x 4 B",
        "coalesced is not enough: one float per thread can keep too few bytes in flight to reach cudaMemcpy",
        "art. 004 (H100): coalesced copy 2395 GB/s, 71% of the 3352 GB/s peak; art. 000: scalar ~60% of peak",
@@ -227,6 +235,7 @@ const std::vector<LabExperiment>& lab_experiments() {
        "art. 002: the constant cache broadcasts one address per warp (no figure)", measured_constant,
        run_constant_experiment},
   };
+  static const std::vector<LabExperiment> experiments = followed_by(articles, splat_experiments());
   return experiments;
 }
 
