@@ -1,18 +1,16 @@
 // The CUDA splat kernel against a CPU reference written from GL's point rules (vertex clipping, pixel
 // centres inside the point's square, exp(-4 r^2) on the disc), in double precision with glm's matrices,
-// on fresh random particles, cameras, sizes and draw strides, for every atomics variant. Also prints the
-// variants' GPU times at 16.8M particles (the measurements in docs/viewer.md). Skips without a device.
+// on fresh random particles, cameras, sizes and draw strides, for every atomics variant. Their times are
+// the lab's: `coalesce lab --only splat`. Skips without a device.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <vector>
 
 #include <glm/glm.hpp>
 #include <glm/gtc/type_ptr.hpp>
 
-#include "kernels/cuda_event.h"
 #include "kernels/device_buffer.h"
 #include "render/orbit_camera.h"
 #include "render/splat_kernel.h"
@@ -211,66 +209,6 @@ TEST(SplatKernel, EmptyAndOffscreenInputsAddNothing) {
     q.z = eye.z * 50.0f;
   }
   for (const Float4& q : gpu_splat(behind, p, SplatAtomics::Vector)) EXPECT_EQ(q.x + q.y + q.z, 0.0f);
-}
-
-// Not a pass/fail test: GPU time of each variant at 16.8M particles on a disk the viewer's default camera
-// frames (many particles per pixel at the core) and on a uniform cloud (no two alike), next to a plain
-// copy of the packed buffer and a splat whose particles are all clipped (the read + projection alone).
-TEST(SplatTiming, PrintsEachVariantAt16M) {
-  COALESCE_REQUIRE_CUDA();
-  if (sanitizer_quick()) GTEST_SKIP() << "timings mean nothing under compute-sanitizer";
-  TestRng rng;
-  const int n = 1 << 24;
-  std::vector<Float4> disk(static_cast<size_t>(n)), cube = random_cloud(rng, n, 1.0f);
-  for (Float4& q : disk) {
-    const float r = -0.5f * std::log(1.0f - rng.uniform(0.0f, 0.999f)), a = rng.uniform(0.0f, 6.2831853f);
-    q = {r * std::cos(a), r * std::sin(a), rng.uniform(-0.03f, 0.03f), 1.0f / std::sqrt(r + 0.05f)};
-  }
-  OrbitCamera camera(1.15f);  // about the disk's 90th-percentile radius, as frame_camera() picks
-  SplatParams p;
-  p.width = 1130;  // 1600 minus the panel
-  p.height = 900;
-  const glm::mat4 view = camera.view(), projection = camera.projection(1130.0f / 900.0f);
-  std::copy(glm::value_ptr(view), glm::value_ptr(view) + 16, p.view);
-  std::copy(glm::value_ptr(projection), glm::value_ptr(projection) + 16, p.projection);
-  p.particles = n;
-  p.point_size = 0.012f * 1.15f * std::sqrt(1048576.0f / n);  // flat at this N, as in the viewer
-  p.speed_scale = 0.5f;
-  p.intensity = 0.01f;
-  DeviceBuffer<Float4> in(static_cast<size_t>(n)), copy(static_cast<size_t>(n));
-  DeviceBuffer<Float4> light(static_cast<size_t>(p.width) * p.height);
-  auto time = [&](auto&& work) {
-    CudaEvent start, stop;
-    std::vector<double> ms;
-    for (int i = 0; i < 23; ++i) {
-      COALESCE_CUDA_CHECK(cudaMemset(light.data(), 0, light.bytes()));
-      start.record(nullptr);
-      work();
-      stop.record(nullptr);
-      COALESCE_CUDA_CHECK(cudaEventSynchronize(stop.get()));
-      if (i >= 3) ms.push_back(stop.elapsed_since(start));  // 3 warm-ups
-    }
-    std::sort(ms.begin(), ms.end());
-    return ms[ms.size() / 2];
-  };
-  std::printf("splat timing, N = %d, %d x %d light buffer (median of 20, CUDA events):\n", n, p.width,
-              p.height);
-  for (const auto* scene : {&disk, &cube}) {
-    COALESCE_CUDA_CHECK(cudaMemcpy(in.data(), scene->data(), in.bytes(), cudaMemcpyHostToDevice));
-    const char* name = scene == &disk ? "disk" : "cube";
-    std::printf(
-        "  %s: copy of the packed buffer (read + write %.0f MB): %.3f ms\n", name, 2.0 * in.bytes() / 1e6,
-        time([&] {
-          COALESCE_CUDA_CHECK(cudaMemcpyAsync(copy.data(), in.data(), in.bytes(), cudaMemcpyDeviceToDevice));
-        }));
-    SplatParams clipped = p;
-    clipped.projection[14] = 1e9f;  // every particle outside the clip volume: read + projection only
-    std::printf("  %s: all clipped (read + project, no atomics): %.3f ms\n", name,
-                time([&] { launch_splat(in.data(), clipped, light.data(), SplatAtomics::Vector, nullptr); }));
-    for (SplatAtomics a : kAllAtomics)
-      std::printf("  %s: splat, %s atomics: %.3f ms\n", name, to_string(a),
-                  time([&] { launch_splat(in.data(), p, light.data(), a, nullptr); }));
-  }
 }
 
 }  // namespace
