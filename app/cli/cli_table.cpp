@@ -386,11 +386,12 @@ const OptionSpec kOptions[] = {
      set_cpu_target, nullptr},
     {"--forces", kForceChoices, "mutual", kViewerBench,
      "all-pairs: one-sided evaluates every ordered pair, mutual each unordered pair once for both bodies; "
-     "auto (default) measures both at the start and keeps mutual only when it is clearly faster, saying which; "
+     "auto (default) measures both at the start and keeps mutual only when it is clearly faster, saying "
+     "which; "
      "bench: both, a row each",
      set_forces, nullptr},
     {"--solver", kSolverFamilyChoices, "all-pairs", kViewerBench,
-     "force solver (default: the scene's; bench: both)", set_solver, nullptr},
+     "force solver (default: the scene's; bench: each)", set_solver, nullptr},
     {"--scene", "NAME|FILE", "galaxies", kViewer,
      "plummer, galaxies (default), disk, cube, swirl, or a TOML file", set_scene, nullptr},
     {"--particles", "N", "65536", kViewerBench, "particle count; bench: a comma list of counts",
@@ -471,13 +472,15 @@ const OptionSpec kOptions[] = {
     {"--no-warmup", "", "", kLab, "no warm-up launches (for profilers, which replay every launch)",
      set_no_warmup, nullptr},
     {"--counters", "", "", kViewer | kBench | kLab,
-     "hardware counters (CUPTI): bench, lab: a pass per row after the timed one; viewer: the live DRAM and clock plots (default where available)", set_counters,
-     nullptr},
-    {"--no-counters", "", "", kViewer | kBench | kLab, "no hardware counters (for Nsight or compute-sanitizer, which need CUPTI to themselves)",
+     "hardware counters (CUPTI): bench, lab: a pass per row after the timed one; viewer: the live DRAM and "
+     "clock plots (default where available)",
+     set_counters, nullptr},
+    {"--no-counters", "", "", kViewer | kBench | kLab,
+     "no hardware counters (for Nsight or compute-sanitizer, which need CUPTI to themselves)",
      set_no_counters, nullptr},
     {"--help", "", "", kAll, "print this help and exit", set_help, nullptr, 1, true},
-    {"--version", "", "", kAll, "print the version and the features built in, and exit", set_version,
-     nullptr, 1, true},
+    {"--version", "", "", kAll, "print the version and the features built in, and exit", set_version, nullptr,
+     1, true},
 };
 
 }  // namespace
