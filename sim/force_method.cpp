@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <string_view>
 
+#include "sim/table_checks.h"
+
 namespace coalesce {
 namespace {
 
@@ -18,18 +20,6 @@ constexpr bool is_enumerator(int value) {
       return true;
   }
   return false;
-}
-
-constexpr std::size_t enumerator_count() {
-  std::size_t count = 0;
-  while (is_enumerator(static_cast<int>(count))) ++count;
-  return count;
-}
-
-constexpr bool rows_in_enum_order() {
-  for (std::size_t i = 0; i < kForceMethodCount; ++i)
-    if (kForceMethodTable[i].method != static_cast<ForceMethod>(i)) return false;
-  return true;
 }
 
 constexpr bool names_unique() {
@@ -105,8 +95,10 @@ constexpr bool choices_list(std::string_view choices, Name name, std::string_vie
   return at == choices.size();
 }
 
-static_assert(enumerator_count() == kForceMethodCount, "every ForceMethod enumerator needs its table row");
-static_assert(rows_in_enum_order(), "kForceMethodTable rows must follow the ForceMethod enumerators' order");
+static_assert(enumerator_count(is_enumerator) == kForceMethodCount,
+              "every ForceMethod enumerator needs its table row");
+static_assert(rows_in_enum_order(kForceMethodTable, [](const auto& row) { return row.method; }),
+              "kForceMethodTable rows must follow the ForceMethod enumerators' order");
 static_assert(names_unique(), "each row needs its own name and its own --solver/--forces pair");
 static_assert(
     families_well_formed(),

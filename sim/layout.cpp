@@ -5,6 +5,8 @@
 
 #include "sim/force_method.h"
 
+#include "sim/table_checks.h"
+
 namespace coalesce {
 namespace {
 
@@ -18,18 +20,6 @@ constexpr bool is_enumerator(int value) {
       return true;
   }
   return false;
-}
-
-constexpr std::size_t enumerator_count() {
-  std::size_t count = 0;
-  while (is_enumerator(static_cast<int>(count))) ++count;
-  return count;
-}
-
-constexpr bool rows_in_enum_order() {
-  for (std::size_t i = 0; i < kLayoutCount; ++i)
-    if (kLayoutTable[i].layout != static_cast<Layout>(i)) return false;
-  return true;
 }
 
 constexpr bool names_and_keys_unique() {
@@ -46,8 +36,10 @@ constexpr bool keys_are_digits() {
   return true;
 }
 
-static_assert(enumerator_count() == kLayoutCount, "kLayoutTable needs exactly one row per Layout enumerator");
-static_assert(rows_in_enum_order(), "kLayoutTable rows must follow the Layout enumerators' order");
+static_assert(enumerator_count(is_enumerator) == kLayoutCount,
+              "kLayoutTable needs exactly one row per Layout enumerator");
+static_assert(rows_in_enum_order(kLayoutTable, [](const auto& row) { return row.layout; }),
+              "kLayoutTable rows must follow the Layout enumerators' order");
 static_assert(names_and_keys_unique(), "every layout needs its own name and viewer key");
 static_assert(keys_are_digits(), "viewer keys are the digits 1-9 (their GLFW key codes are ASCII)");
 
