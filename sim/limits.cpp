@@ -1,8 +1,10 @@
 // The words for the ranges of limits.h, shared by every message that states one.
 #include "sim/limits.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 namespace coalesce {
 namespace {
@@ -24,12 +26,22 @@ std::string short_number(double v) {
   return short_number_text(buffer);
 }
 
+// An integer below 1e17 as its digits when they are no longer than %g's text: 1000000004950, not
+// 1.00000000495e12 (what the user typed); 1e12 stays 1e12.
+std::string shorter_with_integer_digits(std::string text, double v) {
+  if (!(std::fabs(v) < 1e17) || std::trunc(v) != v) return text;
+  char digits[24];
+  std::snprintf(digits, sizeof digits, "%.0f", v);
+  return std::strlen(digits) <= text.size() ? std::string(digits) : text;
+}
+
 template <class T>
 std::string fewest_digits(T v) {
   char buffer[40];
   for (int digits = 1;; ++digits) {
     std::snprintf(buffer, sizeof buffer, "%.*g", digits, static_cast<double>(v));
-    if (digits >= 17 || static_cast<T>(std::strtod(buffer, nullptr)) == v) return short_number_text(buffer);
+    if (digits >= 17 || !std::isfinite(v) || static_cast<T>(std::strtod(buffer, nullptr)) == v)
+      return shorter_with_integer_digits(short_number_text(buffer), static_cast<double>(v));
   }
 }
 

@@ -47,16 +47,10 @@ std::string shape_text(const std::vector<std::int64_t>& shape) {
   return s + (shape.size() == 1 ? ",)" : ")");
 }
 
-// The fewest digits that read back as the value in its file's scalar: 1e+300, not 1.0000000000000001e+300.
+// The fewest digits that read back as the value in its file's scalar (1e300, not 1.0000000000000001e+300),
+// so a float32 value is not shown with the digits of its double.
 std::string value_text(double v, NpyScalar scalar) {
-  char buffer[40];
-  for (int digits = 6;; ++digits) {
-    std::snprintf(buffer, sizeof buffer, "%.*g", digits, v);
-    const double back = std::strtod(buffer, nullptr);
-    if (digits >= 17 || !std::isfinite(v) ||
-        (scalar == NpyScalar::Float32 ? static_cast<float>(back) == static_cast<float>(v) : back == v))
-      return buffer;
-  }
+  return scalar == NpyScalar::Float32 ? exact_text(static_cast<float>(v)) : exact_text(v);
 }
 
 std::uint32_t little_endian(const unsigned char* p, int bytes) {
