@@ -40,12 +40,15 @@ int checked_device(int device, int particles, Precision precision) {
 }  // namespace
 
 CudaBackend::CudaBackend(int particles, Layout layout, int device, Precision precision)
-    : Backend(checked_count(particles), layout, precision,
+    : Backend(checked_count(particles), layout, precision, Processor::Gpu,
               {kMaxAllPairsDiagnosticParticles, std::numeric_limits<int>::max()}),
       m_device(checked_device(device, particles, precision)),
       m_info(query_device_info(device)),
       m_state(max_state_bytes(precision, m_n)),
-      m_scratch(max_state_bytes(precision, m_n)) {
+      m_scratch(max_state_bytes(precision, m_n)),
+      m_solvers([this](ForceMethod method) {
+        return make_gpu_solver(method, GpuSolverContext{m_stream.get(), m_force_partials});
+      }) {
   // A defined starting state: all zeros is a valid state in every layout (float4's spare w included).
   COALESCE_CUDA_CHECK(cudaMemsetAsync(m_state.data(), 0, m_state.bytes(), m_stream.get()));
   m_stream.synchronize();
@@ -171,30 +174,24 @@ void CudaBackend::set_layout(Layout layout) {
   m_layout = layout;
 }
 
-ForceSolver& CudaBackend::force_solver(ForceMethod method) {
-  std::unique_ptr<ForceSolver>& solver = m_solvers[static_cast<std::size_t>(method)];
-  if (!solver) solver = make_gpu_solver(method, GpuSolverContext{m_stream.get(), m_force_partials});
-  if (!solver)
-    throw std::invalid_argument("CudaBackend: the " + std::string(method_info(method).name) +
-                                " method has no GPU solver; use --backend cpu");
-  return *solver;
-}
-
 void CudaBackend::kick(const SimParams& params, double time, int begin, int end) {
   check_body_range(begin, end, m_n);
-  const ForceMethod method = method_of(params.solver, params.forces);
-  check_slice(method, begin, end, m_n, "CudaBackend");
+  check_slice(m_method, begin, end, m_n, "CudaBackend");
   const BodyRange targets{begin, end};
   const Sources sources{state_views()};
-  ForceSolver& solver = force_solver(method);
+  ForceSolver& solver = m_solvers[m_method];
+  // Rows gathered on the device (gpu::export_sources' gather) come with the first GPU solver that needs them.
+  if (solver.source_need() != SourceNeed::InPlace)
+    throw std::logic_error("CudaBackend: the " + std::string(method_info(m_method).name) +
+                           " solver needs gathered sources, which the GPU backend does not make yet");
   solver.prepare(sources, targets, params, time);  // schedule and allocation, outside the event pair
   const double pulls =
-      interactions(KernelKind::Forces, params.solver, targets.count(), m_n, params.attractors.count);
+      interactions(KernelKind::Forces, m_method, targets.count(), m_n, params.attractors.count);
   timed(KernelKind::Forces, m_layout, [&] {
     const ForceCost cost = solver.kick(sources, targets, params);
     // Both all-pairs schemes write partial sums and read them back: they count beside the state's bytes.
     const ByteFormula f =
-        forces_byte_formula(m_layout, params.solver, m_precision, cost.scratch_bytes, cost.scratch_what);
+        forces_byte_formula(m_layout, m_method, m_precision, cost.scratch_bytes, cost.scratch_what);
     return KernelTiming{KernelKind::Forces, m_layout,          0.0,           f.bytes(targets.count()), pulls,
                         m_precision,        f.scratch_moved(), f.scratch_what};
   });
@@ -203,8 +200,9 @@ void CudaBackend::kick(const SimParams& params, double time, int begin, int end)
 void CudaBackend::drift(double dt, int begin, int end) {
   check_body_range(begin, end, m_n);
   timed(KernelKind::Integrate, m_layout,
-        bytes_moved(KernelKind::Integrate, m_layout, Solver::AllPairs, end - begin, m_precision), 0.0,
-        [&] { gpu::drift(state_views(), {begin, end}, dt, m_stream.get()); });
+        bytes_moved(KernelKind::Integrate, m_layout, m_method, end - begin, m_precision), 0.0, [&] {
+          gpu::drift(state_views(), {begin, end}, dt, m_stream.get());
+        });
 }
 
 void CudaBackend::step_range(const SimParams& params, double time, int begin, int end) {
@@ -266,7 +264,7 @@ void CudaBackend::import_sources(int begin, int end, const ExchangeBuffer& buffe
 
 void CudaBackend::pack(PackVariant variant, float* out, MemorySpace space) {
   if (out == nullptr) throw std::invalid_argument("CudaBackend::pack: output pointer is null");
-  const double bytes = bytes_moved(KernelKind::Pack, m_layout, Solver::AllPairs, m_n, m_precision);
+  const double bytes = bytes_moved(KernelKind::Pack, m_layout, m_method, m_n, m_precision);
   if (space == MemorySpace::Device) {
     if (reinterpret_cast<std::uintptr_t>(out) % alignof(Float4) != 0)
       throw std::invalid_argument("CudaBackend::pack: the device output must be 16-byte aligned");
@@ -293,7 +291,7 @@ void CudaBackend::synchronize() {
 
 Diagnostics CudaBackend::diagnostics(const SimParams& params, double time) {
   const double eps2 = params.softening * params.softening;  // as compute_diagnostics
-  if (method_info(method_of(params.solver)).physics == Physics::PairGravity)
+  if (method_info(m_method).physics == Physics::PairGravity)
     return gpu::all_pairs_diagnostics(state_views(), eps2, m_stream.get());
   // The attractor positions the step's kick uses: the same host snapshot, in the state's precision, widened.
   AttractorSnapshotT<double> snapshot{};
@@ -303,24 +301,10 @@ Diagnostics CudaBackend::diagnostics(const SimParams& params, double time) {
   return gpu::attractor_diagnostics(state_views(), snapshot, eps2, m_stream.get());
 }
 
-PackVariant CudaBackend::preferred_pack_variant() {
-  auto& cached = m_fastest_pack[static_cast<std::size_t>(m_precision)][static_cast<std::size_t>(m_layout)];
-  if (cached) return *cached;
-  // Timed apart from the ring (these launches are not frame work); output into scratch.
+std::optional<double> CudaBackend::pack_median_ms(PackVariant variant) {
   Float4* out = reinterpret_cast<Float4*>(m_scratch.data());
-  double best_ms = 0.0;
-  PackVariant best = PackVariant::Vector;
-  for (PackVariant variant : kAllPackVariants) {
-    const double median = median_time_ms([&] { gpu::pack(state_views(), variant, out, m_stream.get()); },
-                                         TimingPlan{5, 0.0, 11}, m_stream.get());
-    if (variant == kAllPackVariants[0] || median < best_ms) {
-      best_ms = median;
-      best = variant;
-    }
-  }
-  cached = best;
-  ++m_pack_variant_timings;
-  return best;
+  return median_time_ms([&] { gpu::pack(state_views(), variant, out, m_stream.get()); },
+                        TimingPlan{5, 0.0, 11}, m_stream.get());
 }
 
 namespace {

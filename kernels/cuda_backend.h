@@ -48,10 +48,8 @@ class CudaBackend final : public Backend, public RankExchange, public BenchTimin
   void pack(PackVariant variant, float* out, MemorySpace space) override;
   // A device buffer, as the viewer's mapped GL buffer would be.
   std::unique_ptr<PackTarget> make_pack_target() const override;
-  // The fastest pack variant for the current layout, timed once per layout on first use (blocking).
-  PackVariant preferred_pack_variant() override;
-  // How many times the pack variants were timed: once per layout and precision at most, which the tests check.
-  int pack_variant_timings() const { return m_pack_variant_timings; }
+  // Into scratch on the stream, apart from the timing ring (these launches are not frame work); blocking.
+  std::optional<double> pack_median_ms(PackVariant variant) override;
   CUstream_st* native_stream() const override { return m_stream.get(); }
   RankExchange& rank_exchange() override { return *this; }
   BenchTiming& bench_timing() override { return *this; }
@@ -92,8 +90,6 @@ class CudaBackend final : public Backend, public RankExchange, public BenchTimin
   // The same for launches whose bytes are known before they are queued.
   template <class Fn>
   void timed(KernelKind kind, Layout layout, double bytes, double interactions, Fn&& launch_fn);
-  // The row's solver, made on its first step and kept (its schedule with it).
-  ForceSolver& force_solver(ForceMethod method);
 
   int m_device;
   DeviceInfo m_info;
@@ -102,11 +98,9 @@ class CudaBackend final : public Backend, public RankExchange, public BenchTimin
   DeviceBuffer<unsigned char> m_scratch;  // same size: conversion target and staging
   DeviceBuffer<unsigned char> m_force_partials;  // all-pairs partial sums, lent to the solvers
   DeviceBuffer<unsigned char> m_exchange;        // N x {x, y, z, m}: sources on their way to or from a rank
-  std::array<std::unique_ptr<ForceSolver>, kForceMethodCount> m_solvers;  // after the partials they use
+  SolverSet m_solvers;                           // after the stream and the partials they use
   TimingRing m_timings;
   LaunchHold m_hold;  // bench: launches queued behind it start back to back
-  std::array<std::array<std::optional<PackVariant>, kLayoutCount>, kPrecisionCount> m_fastest_pack{};
-  int m_pack_variant_timings = 0;
 };
 
 }  // namespace coalesce

@@ -2,9 +2,11 @@
 // did (time and bytes per kernel) through poll_timings(), which never blocks.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -86,7 +88,14 @@ class Backend {
   // nearest. Returns how many stored values changed by rounding (0: the state was kept exactly).
   virtual std::size_t set_precision(Precision precision) = 0;
 
-  // One symplectic Euler step at simulation time `time`: forces (kick), then integrate (drift).
+  // The force method step() computes with, kept like the layout and the precision: named by the run, or
+  // auto's measured choice (sim/auto_choice.h). One-sided all-pairs until set. A row this backend has no
+  // solver for (ForceMethodInfo::on_cpu/on_gpu) throws std::invalid_argument and changes nothing.
+  ForceMethod force_method() const { return m_method; }
+  void set_force_method(ForceMethod method);
+
+  // One symplectic Euler step at simulation time `time` with the force method: forces (kick), then
+  // integrate (drift).
   void step(const SimParams& params, double time) { step_range(params, time, 0, m_n); }
   // A rank's share of step() (app/ranks/rank_stepper.h): the kick of bodies [begin, end) by all N bodies,
   // then their drift; the other bodies are left as they are. Each body's arithmetic is step()'s, so slices
@@ -96,8 +105,13 @@ class Backend {
 
   // Transposes the state into `out` as N x {x, y, z, |v|} floats.
   virtual void pack(PackVariant variant, float* out, MemorySpace space) = 0;
-  // The variant to pack with when the user chose none: the fastest measured (CUDA), else Vector.
-  virtual PackVariant preferred_pack_variant() = 0;
+  // The median of a few packs of `variant` into scratch, timed apart from poll_timings()'s; none where the
+  // variants are one loop (the CPU). preferred_pack_variant() chooses with it.
+  virtual std::optional<double> pack_median_ms(PackVariant variant) = 0;
+  // The variant to pack with when the user chose none: the fastest measured for the current layout and
+  // precision, measured once each (sim/auto_choice.cpp, beside --forces auto), else Vector.
+  PackVariant preferred_pack_variant();
+  int pack_variant_timings() const { return m_pack_variant_timings; }  // how many times it measured
 
   // Timings of launches that have completed since the last call; never waits for the device.
   virtual std::vector<KernelTiming> poll_timings() = 0;
@@ -105,17 +119,17 @@ class Backend {
   // Waits for all queued work (tests, exit, screenshots).
   virtual void synchronize() = 0;
 
-  // Energy and momentum of the current state with compute_diagnostics' definitions, in double precision,
+  // Energy and momentum of the current state under the force method's physics, with compute_diagnostics'
+  // definitions, in double precision,
   // computed where the state lives (no download for the GPU). Synchronizes; not timed: not frame work.
   virtual Diagnostics diagnostics(const SimParams& params, double time) = 0;
-  // The largest N for which diagnostics() is quick enough to run around a --steps run: the pair potential
-  // is O(N^2), the attractors' O(N k).
-  int max_diagnostics_particles(Solver solver) const {
-    return method_info(method_of(solver)).physics == Physics::PairGravity ? m_diagnostics_limits.pairs
-                                                                          : m_diagnostics_limits.attractors;
+  // The largest N for which diagnostics() is quick enough to run around a --steps run under the force
+  // method: the pair potential is O(N^2), the attractors' O(N k).
+  int max_diagnostics_particles() const {
+    return method_info(m_method).physics == Physics::PairGravity ? m_diagnostics_limits.pairs
+                                                                 : m_diagnostics_limits.attractors;
   }
-  // Whether diagnostics() is affordable for this backend's N under `solver`.
-  bool diagnostics_affordable(Solver solver) const { return m_n <= max_diagnostics_particles(solver); }
+  bool diagnostics_affordable() const { return m_n <= max_diagnostics_particles(); }
 
   // What one client needs: the ranks' exchange, bench's timing, the viewer's stream (nullptr: no GPU).
   virtual RankExchange& rank_exchange() = 0;
@@ -127,16 +141,36 @@ class Backend {
     int pairs;
     int attractors;
   };
-  Backend(int particles, Layout layout, Precision precision, DiagnosticsLimits limits)
-      : m_n(particles), m_layout(layout), m_precision(precision), m_diagnostics_limits(limits) {}
+  // Which solvers a row promises this backend (ForceMethodInfo::on_cpu/on_gpu): known at construction, not
+  // from device_info(), which the CPU measures on first use (seconds) and a --steps run never asks.
+  enum class Processor { Cpu, Gpu };
+  Backend(int particles, Layout layout, Precision precision, Processor processor, DiagnosticsLimits limits)
+      : m_n(particles),
+        m_layout(layout),
+        m_precision(precision),
+        m_processor(processor),
+        m_diagnostics_limits(limits) {}
 
   int m_n;
   Layout m_layout;
   Precision m_precision;
+  ForceMethod m_method = ForceMethod::OneSidedAllPairs;
 
  private:
+  Processor m_processor;
   DiagnosticsLimits m_diagnostics_limits;
+  std::array<std::array<std::optional<PackVariant>, kLayoutCount>, kPrecisionCount> m_fastest_pack{};
+  int m_pack_variant_timings = 0;
 };
+
+inline void Backend::set_force_method(ForceMethod method) {
+  const ForceMethodInfo& row = method_info(method);
+  const bool gpu = m_processor == Processor::Gpu;
+  if (!(gpu ? row.on_gpu : row.on_cpu))
+    throw std::invalid_argument("the " + std::string(row.name) + " method has no " + (gpu ? "GPU" : "CPU") +
+                                " solver; use --backend " + (gpu ? "cpu" : "cuda"));
+  m_method = method;
+}
 
 // The stream interop maps on: the GPU backend's, or nullptr (CUDA's default stream) for the CPU's.
 inline CUstream_st* native_stream_of(Backend& backend) {

@@ -68,8 +68,8 @@ struct ByteFormula {
 };
 
 // The interactions label of the forces kernel, its method's row's (sim/force_method.h).
-constexpr std::string_view interactions_label(KernelKind kind, Solver solver) {
-  return kind == KernelKind::Forces ? method_info(method_of(solver)).interactions : std::string_view();
+constexpr std::string_view interactions_label(KernelKind kind, ForceMethod method) {
+  return kind == KernelKind::Forces ? method_info(method).interactions : std::string_view();
 }
 
 // A conversion reads the source's whole record and writes the destination's, both in `precision`.
@@ -85,14 +85,14 @@ constexpr ByteFormula convert_byte_formula(Layout from, Layout to, Precision pre
 // from and to `layout`; for two different layouts use convert_byte_formula.
 // Every byte count is sizeof of the view's storage in `precision` (sim/layout_views.h); the pack writes
 // floats in every precision (the render buffer).
-constexpr ByteFormula kernel_byte_formula(KernelKind kind, Layout layout, Solver solver,
+constexpr ByteFormula kernel_byte_formula(KernelKind kind, Layout layout, ForceMethod method,
                                           Precision precision = Precision::Fp32) {
   const LayoutBytes row = layout_bytes(layout, precision);
   const int v = row.vec3;
-  const std::string_view label = interactions_label(kind, solver);
+  const std::string_view label = interactions_label(kind, method);
   switch (kind) {
     case KernelKind::Forces:
-      if (method_info(method_of(solver)).physics == Physics::PairGravity)  // the sources' masses are read too
+      if (method_info(method).physics == Physics::PairGravity)  // the sources' masses are read too
         return {{{{"", "pos+mass read", row.position_mass}, {"", "vel read", v}, {"", "vel write", v}}},
                 3,
                 label};
@@ -111,17 +111,17 @@ constexpr ByteFormula kernel_byte_formula(KernelKind kind, Layout layout, Solver
   return {};
 }
 
-constexpr double bytes_moved(KernelKind kind, Layout layout, Solver solver, int n,
+constexpr double bytes_moved(KernelKind kind, Layout layout, ForceMethod method, int n,
                              Precision precision = Precision::Fp32) {
-  return kernel_byte_formula(kind, layout, solver, precision).bytes(n);
+  return kernel_byte_formula(kind, layout, method, precision).bytes(n);
 }
 
 // The forces' formula with the scratch the backend's scheme used in the call: `scratch_bytes` of partial
 // sums (either all-pairs scheme on the GPU, the mutual one on the CPU) or of staged source rows (the CPU's
 // one-sided SIMD loop), each written once and read back.
-constexpr ByteFormula forces_byte_formula(Layout layout, Solver solver, Precision precision,
+constexpr ByteFormula forces_byte_formula(Layout layout, ForceMethod method, Precision precision,
                                           double scratch_bytes, std::string_view scratch_what) {
-  ByteFormula f = kernel_byte_formula(KernelKind::Forces, layout, solver, precision);
+  ByteFormula f = kernel_byte_formula(KernelKind::Forces, layout, method, precision);
   f.scratch_bytes = scratch_bytes;
   f.scratch_what = scratch_bytes > 0 ? scratch_what : std::string_view();
   return f;
@@ -142,12 +142,12 @@ inline std::string convert_formula_summary(Precision precision = Precision::Fp32
 }
 
 // Interactions of the forces kernel for `targets` bodies of n (sim/force_method.h); 0 for every other kernel.
-constexpr double interactions(KernelKind kind, Solver solver, int targets, int n, int attractor_count) {
-  return kind == KernelKind::Forces ? interactions(method_of(solver), targets, n, attractor_count) : 0.0;
+constexpr double interactions(KernelKind kind, ForceMethod method, int targets, int n, int attractor_count) {
+  return kind == KernelKind::Forces ? interactions(method, targets, n, attractor_count) : 0.0;
 }
 // A whole step's: N^2 for all-pairs, N * k for k attractors.
-constexpr double interactions(KernelKind kind, Solver solver, int n, int attractor_count) {
-  return interactions(kind, solver, n, n, attractor_count);
+constexpr double interactions(KernelKind kind, ForceMethod method, int n, int attractor_count) {
+  return interactions(kind, method, n, n, attractor_count);
 }
 
 }  // namespace coalesce

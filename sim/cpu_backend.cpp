@@ -58,11 +58,14 @@ class HostPackTarget final : public PackTarget {
 }  // namespace
 
 CpuBackend::CpuBackend(int particles, Layout layout, int threads, Precision precision, CpuTarget target)
-    : Backend(checked_count(particles), layout, precision,
+    : Backend(checked_count(particles), layout, precision, Processor::Cpu,
               {kMaxCpuDiagnosticParticles, kMaxCpuDiagnosticParticles}),
       m_target(checked_target(target)),
       m_simd(simd_kernels(m_target)),
-      m_pool(resolve_threads(threads)) {
+      m_pool(resolve_threads(threads)),
+      m_solvers([this](ForceMethod method) {
+        return make_cpu_solver(method, CpuSolverContext{m_pool, m_simd});
+      }) {
   store(std::vector<Particle>(static_cast<std::size_t>(m_n), Particle{0, 0, 0, 0, 0, 0, 0}));
 }
 
@@ -154,33 +157,23 @@ void CpuBackend::parallel_range(int begin, int end, Fn&& fn) {
   m_pool.parallel_for(end - begin, [&](int b, int e) { fn(begin + b, begin + e); });
 }
 
-ForceSolver& CpuBackend::force_solver(ForceMethod method) {
-  std::unique_ptr<ForceSolver>& solver = m_solvers[static_cast<std::size_t>(method)];
-  if (!solver) solver = make_cpu_solver(method, CpuSolverContext{m_pool, m_simd});
-  if (!solver)
-    throw std::invalid_argument("CpuBackend: the " + std::string(method_info(method).name) +
-                                " method has no CPU solver; use --backend cuda");
-  return *solver;
-}
-
 void CpuBackend::step_range(const SimParams& params, double time, int first, int last) {
   check_body_range(first, last, m_n);
-  const ForceMethod method = method_of(params.solver, params.forces);
-  check_slice(method, first, last, m_n, "CpuBackend");
+  check_slice(m_method, first, last, m_n, "CpuBackend");
   const BodyRange targets{first, last};
   const int count = last - first;
   // The gather and the solver's preparation count as the forces' time, as the staging always did.
   auto start = std::chrono::steady_clock::now();
-  ForceSolver& solver = force_solver(method);
+  ForceSolver& solver = m_solvers[m_method];
   Sources sources{state()};
   if (solver.source_need() == SourceNeed::Rows)
     with_view(state(), [&](const auto& view) { sources = m_sources.gather(m_pool, view, state(), m_n); });
   solver.prepare(sources, targets, params, time);
   const ForceCost cost = solver.kick(sources, targets, params);
   const ByteFormula formula =
-      forces_byte_formula(m_layout, params.solver, m_precision, cost.scratch_bytes, cost.scratch_what);
+      forces_byte_formula(m_layout, m_method, m_precision, cost.scratch_bytes, cost.scratch_what);
   record(KernelKind::Forces, start, formula.bytes(count),
-         interactions(KernelKind::Forces, params.solver, count, m_n, params.attractors.count),
+         interactions(KernelKind::Forces, m_method, count, m_n, params.attractors.count),
          formula.scratch_moved(), formula.scratch_what);
 
   start = std::chrono::steady_clock::now();
@@ -193,7 +186,7 @@ void CpuBackend::step_range(const SimParams& params, double time, int first, int
       parallel_range(first, last, [&](int begin, int end) { cpu::drift_range(view, begin, end, dt); });
   });
   record(KernelKind::Integrate, start,
-         bytes_moved(KernelKind::Integrate, m_layout, params.solver, count, m_precision), 0.0);
+         bytes_moved(KernelKind::Integrate, m_layout, m_method, count, m_precision), 0.0);
 }
 
 namespace {
@@ -258,13 +251,14 @@ void CpuBackend::pack(PackVariant /*variant: all variants are the same loop on t
       cpu::pack_range(view, begin, end, out);  // AoS, or the scalar target
     });
   });
-  record(KernelKind::Pack, start, bytes_moved(KernelKind::Pack, m_layout, Solver::AllPairs, m_n, m_precision),
-         0.0);
+  record(KernelKind::Pack, start, bytes_moved(KernelKind::Pack, m_layout, m_method, m_n, m_precision), 0.0);
 }
 
 Diagnostics CpuBackend::diagnostics(const SimParams& params, double time) {
   Diagnostics d;
-  with_records(*this, [&](const auto& records) { d = compute_diagnostics(records, params, time); });
+  with_records(*this, [&](const auto& records) {
+    d = compute_diagnostics(records, method_info(m_method).physics, params, time);
+  });
   return d;
 }
 

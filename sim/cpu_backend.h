@@ -47,9 +47,10 @@ class CpuBackend final : public Backend, public RankExchange, public BenchTiming
   void import_sources(int begin, int end, const ExchangeBuffer& buffer) override;
   // Host memory only: MemorySpace::Device throws std::invalid_argument. All variants give identical output.
   void pack(PackVariant variant, float* out, MemorySpace space) override;
-  // A host vector; every variant is the same loop here, so the preference is Vector.
+  // A host vector.
   std::unique_ptr<PackTarget> make_pack_target() const override;
-  PackVariant preferred_pack_variant() override { return PackVariant::Vector; }
+  // Every variant is the same loop here: nothing to measure, so the preference is Vector.
+  std::optional<double> pack_median_ms(PackVariant /*variant*/) override { return std::nullopt; }
   std::vector<KernelTiming> poll_timings() override;
   void synchronize() override {}
   // compute_diagnostics on a download: the CPU path is the reference, so it is not written twice.
@@ -75,8 +76,6 @@ class CpuBackend final : public Backend, public RankExchange, public BenchTiming
   // The pool's parallel_for over bodies [begin, end): fn(first, last) per thread.
   template <class Fn>
   void parallel_range(int begin, int end, Fn&& fn);
-  // The row's solver, made on its first step and kept (its scratch with it).
-  ForceSolver& force_solver(ForceMethod method);
 
   CpuTarget m_target;
   const SimdKernels* m_simd;  // null: the scalar reference loops
@@ -85,7 +84,7 @@ class CpuBackend final : public Backend, public RankExchange, public BenchTiming
   std::vector<Double4> m_state;  // state_bytes(m_layout, m_precision, m_n) bytes, 32-byte aligned elements
   std::vector<KernelTiming> m_timings;
   SourceRows m_sources;  // the SIMD solvers' gathered rows
-  std::array<std::unique_ptr<ForceSolver>, kForceMethodCount> m_solvers;
+  SolverSet m_solvers;   // after the pool and the SIMD kernels they are made with
 };
 
 }  // namespace coalesce

@@ -49,8 +49,8 @@ double attractor_potential(const std::vector<ParticleRecord<Real>>& ps, const Si
 }
 
 template <class Real>
-Diagnostics diagnostics_of(const std::vector<ParticleRecord<Real>>& particles, const SimParams& params,
-                           double time) {
+Diagnostics diagnostics_of(const std::vector<ParticleRecord<Real>>& particles, Physics physics,
+                           const SimParams& params, double time) {
   Diagnostics d;
   for (const auto& p : particles) {
     const double m = p.mass, vx = p.vx, vy = p.vy, vz = p.vz;
@@ -60,7 +60,7 @@ Diagnostics diagnostics_of(const std::vector<ParticleRecord<Real>>& particles, c
     d.momentum.z += m * vz;
   }
   const double eps2 = params.softening * params.softening;  // the softening as typed, in double
-  if (method_info(method_of(params.solver)).physics == Physics::PairGravity) {
+  if (physics == Physics::PairGravity) {
     const int n = static_cast<int>(particles.size());
     std::vector<double> row(particles.size(), 0.0);
     ThreadPool pool(usable_cpus().count);
@@ -81,12 +81,13 @@ Diagnostics diagnostics_of(const std::vector<ParticleRecord<Real>>& particles, c
 
 }  // namespace
 
-Diagnostics compute_diagnostics(const std::vector<Particle>& particles, const SimParams& params, double time) {
-  return diagnostics_of(particles, params, time);
+Diagnostics compute_diagnostics(const std::vector<Particle>& particles, Physics physics,
+                                const SimParams& params, double time) {
+  return diagnostics_of(particles, physics, params, time);
 }
-Diagnostics compute_diagnostics(const std::vector<ParticleF64>& particles, const SimParams& params,
-                                double time) {
-  return diagnostics_of(particles, params, time);
+Diagnostics compute_diagnostics(const std::vector<ParticleF64>& particles, Physics physics,
+                                const SimParams& params, double time) {
+  return diagnostics_of(particles, physics, params, time);
 }
 
 }  // namespace coalesce

@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "sim/force_method.h"
 #include "sim/particle.h"
 #include "sim/sim_params.h"
 
@@ -20,9 +21,12 @@ struct Diagnostics {
   Vec3d momentum{0, 0, 0};      // sum m v
 };
 
-// The all-pairs potential is O(N^2) and runs on all hardware threads; time matters only for attractors,
-// whose positions are taken in the records' precision, as the step of that precision puts them.
-Diagnostics compute_diagnostics(const std::vector<Particle>& particles, const SimParams& params, double time);
-Diagnostics compute_diagnostics(const std::vector<ParticleF64>& particles, const SimParams& params, double time);
+// The potential of `physics` (a force method's row says which). The pair potential is O(N^2) and runs on
+// all hardware threads; time matters only for attractors, whose positions are taken in the records'
+// precision, as the step of that precision puts them.
+Diagnostics compute_diagnostics(const std::vector<Particle>& particles, Physics physics,
+                                const SimParams& params, double time);
+Diagnostics compute_diagnostics(const std::vector<ParticleF64>& particles, Physics physics,
+                                const SimParams& params, double time);
 
 }  // namespace coalesce

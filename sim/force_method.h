@@ -11,7 +11,6 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/force_scheme.h"
 #include "sim/layout.h"
 
 namespace coalesce {
@@ -134,6 +133,12 @@ constexpr bool same_family(ForceMethod a, ForceMethod b) {
   return method_info(a).solver_name == method_info(b).solver_name;
 }
 
+// How many rows `method`'s family has (itself included).
+constexpr std::size_t family_rows(ForceMethod method) {
+  std::size_t rows = 0;
+  for (const ForceMethodInfo& row : kForceMethodTable) rows += same_family(row.method, method) ? 1 : 0;
+  return rows;
+}
 // Whether --forces chooses anything in `method`'s family: it has several rows, each named.
 constexpr bool has_forces_choice(ForceMethod method) {
   return !method_info(method).forces_name.empty();
@@ -191,21 +196,17 @@ constexpr double interactions(ForceMethod method, int targets, int n, int attrac
                                                              : static_cast<double>(targets) * attractors;
 }
 
-// While Solver and ForceScheme still travel in SimParams (issue 31 removes them): the row they name, and
-// back. A ForceScheme only chooses within the pair-gravity family.
-constexpr ForceMethod method_of(Solver solver, ForceScheme scheme = ForceScheme::OneSided) {
-  if (solver == Solver::Attractors) return ForceMethod::Attractors;
-  return scheme == ForceScheme::Mutual ? ForceMethod::MutualAllPairs : ForceMethod::OneSidedAllPairs;
-}
-constexpr Solver solver_of(ForceMethod method) {
-  return method_info(method).physics == Physics::PairGravity ? Solver::AllPairs : Solver::Attractors;
-}
-constexpr ForceScheme scheme_of(ForceMethod method) {
-  return method == ForceMethod::MutualAllPairs ? ForceScheme::Mutual : ForceScheme::OneSided;
+// --forces: the row of that name (only a family of several names its rows); none for "auto" or a name no
+// row has. Whether the run's family has it is the caller's question (same_family).
+constexpr std::optional<ForceMethod> parse_forces(std::string_view text) {
+  for (const ForceMethodInfo& row : kForceMethodTable)
+    if (!row.forces_name.empty() && row.forces_name == text) return row.method;
+  return std::nullopt;
 }
 
 // The choices the help lists, checked against the table in force_method.cpp.
 inline constexpr std::string_view kSolverFamilyChoices = "all-pairs|attractors";
-inline constexpr std::string_view kForcesChoices = kForceChoices;  // sim/force_scheme.h's, until it goes
+// --forces takes a row of the pair-gravity family or auto: measured at the start (sim/auto_choice.h).
+inline constexpr std::string_view kForcesChoices = "one-sided|mutual|auto";
 
 }  // namespace coalesce

@@ -4,8 +4,14 @@
 // across steps as they did inside the backends.
 #pragma once
 
+#include <array>
 #include <cstddef>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
 #include <string_view>
+#include <utility>
 
 #include "sim/body_span.h"
 #include "sim/force_method.h"
@@ -46,6 +52,28 @@ class ForceSolver {
   // v += a dt for `targets`, the range prepare() was given. CPU: runs on the pool; GPU: queues on the
   // stream, no allocation and no synchronization (the event pair around it times the launches alone).
   virtual ForceCost kick(const Sources& sources, BodyRange targets, const SimParams& params) = 0;
+};
+
+// The solvers one backend has made: each row's on its first step, kept for the backend's life (its schedule
+// and scratch with it). `make` is the backend's factory (sim/cpu_solvers.h, kernels/gpu_solvers.h).
+class SolverSet {
+ public:
+  using Factory = std::function<std::unique_ptr<ForceSolver>(ForceMethod)>;
+  explicit SolverSet(Factory make) : m_make(std::move(make)) {}
+
+  // Backend::set_force_method admits only rows the backend has a solver for, so a null one is a bug.
+  ForceSolver& operator[](ForceMethod method) {
+    std::unique_ptr<ForceSolver>& solver = m_solvers[static_cast<std::size_t>(method)];
+    if (!solver) solver = m_make(method);
+    if (!solver)
+      throw std::logic_error("the factory made no solver for the " + std::string(method_info(method).name) +
+                             " method, which its row says this backend has");
+    return *solver;
+  }
+
+ private:
+  Factory m_make;
+  std::array<std::unique_ptr<ForceSolver>, kForceMethodCount> m_solvers;
 };
 
 }  // namespace coalesce

@@ -3,8 +3,6 @@
 
 #include <cstddef>
 
-#include "sim/force_method.h"
-
 #include "sim/table_checks.h"
 
 namespace coalesce {
@@ -59,10 +57,6 @@ std::string_view to_string(PackVariant variant) {
   return "?";
 }
 
-std::string_view to_string(Solver solver) {
-  return method_info(method_of(solver)).solver_name;
-}
-
 std::optional<Layout> parse_layout(std::string_view text) {
   for (Layout l : kAllLayouts)
     if (to_string(l) == text) return l;
@@ -73,11 +67,6 @@ std::optional<PackVariant> parse_pack_variant(std::string_view text) {
   for (PackVariant v : kAllPackVariants)
     if (to_string(v) == text) return v;
   return std::nullopt;
-}
-
-std::optional<Solver> parse_solver(std::string_view text) {
-  const std::optional<ForceMethod> family = parse_solver_family(text);
-  return family ? std::optional<Solver>(solver_of(*family)) : std::nullopt;
 }
 
 }  // namespace coalesce

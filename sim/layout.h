@@ -87,14 +87,11 @@ enum class PackVariant { Naive, Tiled, TiledPadded, Vector };
 constexpr std::array<PackVariant, 4> kAllPackVariants = {PackVariant::Naive, PackVariant::Tiled,
                                                          PackVariant::TiledPadded, PackVariant::Vector};
 
-enum class Solver { AllPairs, Attractors };
-
-// CLI spellings: the table's layout names, naive|tiled|tiled-padded|vector, all-pairs|attractors.
+// CLI spellings: the table's layout names, naive|tiled|tiled-padded|vector (force methods:
+// sim/force_method.h).
 std::string_view to_string(Layout layout);
 std::string_view to_string(PackVariant variant);
-std::string_view to_string(Solver solver);
 std::optional<Layout> parse_layout(std::string_view text);
 std::optional<PackVariant> parse_pack_variant(std::string_view text);
-std::optional<Solver> parse_solver(std::string_view text);
 
 }  // namespace coalesce

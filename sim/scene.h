@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/errors.h"
+#include "sim/force_method.h"
 #include "sim/limits.h"
 #include "sim/particle.h"
 #include "sim/sim_params.h"
@@ -24,12 +25,15 @@ struct Scene {
   float scale = 1.0f;         // characteristic radius or half-width
   float total_mass = 1.0f;    // of the particles (attractors and central masses not included)
   float central_mass = 0.0f;  // rotating disk and galaxies: the mass at each centre
-  SimParams params;           // solver, dt, softening, attractors
+  SimParams params;           // dt, softening, attractors
+  // The scene's solver family (its first row) until a run picks a row of it: --forces, or auto's measurement.
+  ForceMethod method = ForceMethod::OneSidedAllPairs;
 };
 
-// Switches the scene's solver. A scene with no attractors borrows the swirl preset's set for the attractors
-// solver (the panel and --solver do the same); the returned notice says so, else it is empty.
-std::string use_solver(Scene& scene, Solver solver);
+// Switches the scene's solver family to `family`'s (its first row). A scene with no attractors borrows the
+// swirl preset's set for the attractors method (the panel and --solver do the same); the returned notice
+// says so, else it is empty.
+std::string use_solver(Scene& scene, ForceMethod family);
 
 // Thrown for a malformed scene file; what() is one line: "FILE:LINE: what was wrong; what was expected".
 // A bad scene file is bad input (exit 2).

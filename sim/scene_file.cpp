@@ -127,11 +127,11 @@ Scene parse_scene(const std::string& content, const std::string& path) {
       s.name = r.string(value, key, "a string");
     } else if (key == "solver") {
       solver_node = &value;
-      const auto solver = parse_solver(r.string(value, key, "all-pairs or attractors"));
+      const auto solver = parse_solver_family(r.string(value, key, "all-pairs or attractors"));
       if (!solver)
         r.fail(&value,
                "unknown solver '" + *value.value<std::string>() + "'; expected all-pairs or attractors");
-      s.params.solver = *solver;
+      s.method = *solver;
     } else if (key == "particles") {
       s.particles = static_cast<int>(r.integer(value, key, 1, kMaxParticles));
     } else if (key == "seed") {
@@ -164,8 +164,7 @@ Scene parse_scene(const std::string& content, const std::string& path) {
                  "central_mass or [[attractors]]");
     }
   }
-  if (method_info(method_of(s.params.solver)).physics == Physics::Attractors &&
-      s.params.attractors.count == 0)
+  if (method_info(s.method).physics == Physics::Attractors && s.params.attractors.count == 0)
     r.fail(attractors_node ? attractors_node : solver_node,
            "the attractors solver has no attractors; expected at least one [[attractors]] table");
   try {

@@ -75,7 +75,7 @@ Scene preset_scene(const std::string& name) {
     throw std::invalid_argument("unknown scene preset '" + name +
                                 "'; expected one of plummer, galaxies, disk, cube, swirl");
   s.name = name;
-  s.params.solver = Solver::AllPairs;
+  s.method = ForceMethod::OneSidedAllPairs;
   switch (s.initial) {
     case InitialConditions::Plummer:  // Plummer radius 1, M = 1: crossing time ~ 1
       s.particles = 16384;
@@ -102,7 +102,7 @@ Scene preset_scene(const std::string& name) {
       break;
     case InitialConditions::AttractorSwirl:  // memory-bound: particles do not interact, so N can be large
       s.particles = 1 << 20;
-      s.params.solver = Solver::Attractors;
+      s.method = ForceMethod::Attractors;
       s.params.dt = 2e-3;
       s.params.softening = 0.1;
       s.params.attractors = swirl_attractors();
@@ -111,10 +111,9 @@ Scene preset_scene(const std::string& name) {
   return s;
 }
 
-std::string use_solver(Scene& scene, Solver solver) {
-  scene.params.solver = solver;
-  if (method_info(method_of(solver)).physics != Physics::Attractors || scene.params.attractors.count > 0)
-    return {};
+std::string use_solver(Scene& scene, ForceMethod family) {
+  scene.method = family_of(family);
+  if (method_info(family).physics != Physics::Attractors || scene.params.attractors.count > 0) return {};
   scene.params.attractors = swirl_attractors();
   return "scene '" + scene.name + "' has no attractors, so the attractors solver uses the swirl preset's " +
          std::to_string(scene.params.attractors.count) +
@@ -137,7 +136,7 @@ void validate_scene(const Scene& s) {
   const AttractorSet& a = s.params.attractors;
   require(a.count >= 0 && a.count <= kMaxAttractors,
           "at most " + std::to_string(kMaxAttractors) + " attractors, got " + std::to_string(a.count));
-  require(method_info(method_of(s.params.solver)).physics != Physics::Attractors || a.count >= 1,
+  require(method_info(s.method).physics != Physics::Attractors || a.count >= 1,
           "the attractors solver needs at least one attractor");
   for (int k = 0; k < a.count; ++k) {
     const Attractor& t = a.items[k];

@@ -1,21 +1,18 @@
-// What one step needs besides the particle state: solver, time step, softening, attractors, clock.
+// The physics of a step besides the particle state: time step, softening, attractors, clock. How the forces
+// are computed is the backend's force method (sim/force_method.h, Backend::set_force_method).
 #pragma once
 
 #include <cstdint>
 
-#include "sim/force_scheme.h"
-#include "sim/layout.h"
 #include "sim/physics.h"
 
 namespace coalesce {
 
 struct SimParams {
-  Solver solver = Solver::AllPairs;
-  ForceScheme forces = ForceScheme::OneSided;  // how all-pairs evaluates its pairs
   // As typed: an fp64 run steps with these, an fp32 run rounds each once where it is used.
   double dt = 1e-3;
   double softening = 0.05;
-  AttractorSet attractors{};  // used by Solver::Attractors
+  AttractorSet attractors{};  // what pulls the bodies under the attractors method
 };
 
 // dt in the state's precision.

@@ -35,9 +35,9 @@ std::optional<Precision> only_precision(const SavedBench& saved) {
 }
 
 std::string row_name(const BenchRow& row) {
-  std::string name = std::string(to_string(row.solver)) + " " + std::to_string(row.particles) + " " +
-                     std::string(to_string(row.layout)) + " " + std::string(to_string(row.precision)) + " " +
-                     row.kernel;
+  std::string name = std::string(method_info(row.solver).solver_name) + " " + std::to_string(row.particles) +
+                     " " + std::string(to_string(row.layout)) + " " + std::string(to_string(row.precision)) +
+                     " " + row.kernel;
   if (!row.variant.empty()) name += " " + row.variant;
   return name;
 }
@@ -115,7 +115,7 @@ std::string value_text(const BenchRow& row) {
 }
 
 nlohmann::json row_key_json(const BenchRow& row) {
-  return {{"solver", to_string(row.solver)},
+  return {{"solver", std::string(method_info(row.solver).solver_name)},
           {"particles", row.particles},
           {"layout", to_string(row.layout)},
           {"precision", to_string(row.precision)},
@@ -280,7 +280,7 @@ void print_comparison(const Comparison& c, const SavedBench& a, const SavedBench
                                                                  : std::string(to_string(r.a.precision)) + ">" +
                                                                        std::string(to_string(r.b.precision));
     std::fprintf(out, "%-10s %9d %-6s %-9s %-9s %-12s %16s %16s %7.3f %6.1f%% %9.2f %-8s %s\n",
-                 std::string(to_string(r.a.solver)).c_str(), r.a.particles,
+                 std::string(method_info(r.a.solver).solver_name).c_str(), r.a.particles,
                  std::string(to_string(r.a.layout)).c_str(), precision.c_str(), printable(r.a.kernel).c_str(),
                  printable(r.a.variant).c_str(), value_text(r.a).c_str(), value_text(r.b).c_str(), r.ratio,
                  r.band_percent, r.microseconds, r.ranges_apart ? "apart" : "overlap", to_string(r.verdict));

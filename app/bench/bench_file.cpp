@@ -79,7 +79,7 @@ BenchRow read_row(const Reader& reader, const json& value, std::size_t index) {
   if (!value.is_object()) reader.fail(where + " is not an object");
   BenchRow row{};
   const std::string solver = reader.text(value, "solver", where);
-  const auto parsed_solver = parse_solver(solver);
+  const auto parsed_solver = parse_solver_family(solver);
   if (!parsed_solver) reader.fail(where + "'s solver '" + excerpt(solver) + "' is not all-pairs or attractors");
   row.solver = *parsed_solver;
   const double particles = reader.number(value, "particles", where);
@@ -145,7 +145,7 @@ bool is_read(const JsonPath& path) {
 }  // namespace
 
 bool headline_is_interactions(const BenchRow& row) {
-  return row.kernel == "forces" && method_info(method_of(row.solver)).compute_bound;
+  return row.kernel == "forces" && method_info(row.solver).compute_bound;
 }
 
 double headline_value(const BenchRow& row) {

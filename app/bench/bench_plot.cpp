@@ -48,9 +48,9 @@ std::vector<Group> group_rows(const std::vector<BenchRow>& rows, bool interactio
                                      row.kernel, row.variant);
     auto [it, added] = where.emplace(key, groups.size());
     if (added) {
-      std::string label =
-          std::string(to_string(row.solver)) + "  N=" + std::to_string(row.particles) + "  " +
-          std::string(to_string(row.precision)) + "  " + row.kernel;
+      std::string label = std::string(method_info(row.solver).solver_name) +
+                          "  N=" + std::to_string(row.particles) + "  " +
+                          std::string(to_string(row.precision)) + "  " + row.kernel;
       if (!row.variant.empty()) label += " " + row.variant;
       groups.push_back({printable(label), {}});
     }

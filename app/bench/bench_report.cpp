@@ -15,7 +15,7 @@ namespace {
 // or when the limit is unknown.
 std::optional<double> percent_of_issue_limit(const BenchRow& row, const DeviceInfo& d) {
   // The limit counts the one-sided loop's instructions: other rows (the mutual scheme's) have none.
-  const std::optional<ForceMethod> method = bench_method(method_of(row.solver), row.variant);
+  const std::optional<ForceMethod> method = bench_method(row.solver, row.variant);
   if (!d.cpu || !method || !method_info(*method).cpu_issue_limit || row.interactions <= 0)
     return std::nullopt;
   const auto& limit = d.cpu->force_loop(row.precision).issue_limit;
@@ -65,7 +65,7 @@ void print_bench_table(const BenchResult& r, std::FILE* out) {
     }
     if (row.interactions > 0) std::snprintf(rate, sizeof rate, "%.3e", row.interactions_per_second);
     std::fprintf(out, "%-10s %9d %-6s %-4s %-9s %-12s %10.4f %5.1f%%%s %9s %7s %-8s %14s",
-                 std::string(to_string(row.solver)).c_str(), row.particles,
+                 std::string(method_info(row.solver).solver_name).c_str(), row.particles,
                  std::string(to_string(row.layout)).c_str(), std::string(to_string(row.precision)).c_str(),
                  row.kernel.c_str(), row.variant.c_str(), row.median_ms, row.cv_percent,
                  row.noisy ? "*" : " ", gbps, percent, by_interactions ? "" : row.ceiling.c_str(), rate);
@@ -96,7 +96,7 @@ std::string bench_json(const BenchResult& r) {
   for (const BenchRow& row : r.rows) {
     // JSON has no NaN or Inf: nlohmann writes a missing measurement as null.
     const auto limit = percent_of_issue_limit(row, r.device);
-    rows.push_back({{"solver", std::string(to_string(row.solver))},
+    rows.push_back({{"solver", std::string(method_info(row.solver).solver_name)},
                     {"particles", row.particles},
                     {"layout", std::string(to_string(row.layout))},
                     {"precision", std::string(to_string(row.precision))},

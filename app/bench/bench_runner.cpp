@@ -160,7 +160,7 @@ CounterReading reading_of(const CountedCall& counted, Launches which) {
   return {true, "", combine(parts), static_cast<int>(parts.size())};
 }
 
-BenchRow make_row(Solver solver, int n, Layout layout, std::string kernel, std::string variant,
+BenchRow make_row(ForceMethod solver, int n, Layout layout, std::string kernel, std::string variant,
                   std::vector<KernelTiming> timings, const DeviceInfo& device, Precision precision) {
   BenchRow row{solver, n, layout, std::move(kernel), std::move(variant), 0, 0, 0, 0, 0, false, 0, 0, 0, 0, 0, {},
                precision};
@@ -182,7 +182,7 @@ BenchRow make_row(Solver solver, int n, Layout layout, std::string kernel, std::
   const double copy_peak_gbps = device.copy_peak_gbps;
   row.percent_of_copy = copy_peak_gbps > 0 ? 100.0 * row.gbps / copy_peak_gbps : 0.0;
   // Each memory-bound row against the ceiling that moves bytes as its kernel does.
-  if (!(median.kernel == KernelKind::Forces && method_info(method_of(solver)).compute_bound)) {
+  if (!(median.kernel == KernelKind::Forces && method_info(solver).compute_bound)) {
     const Ceiling ceiling = kernel_ceiling(median.kernel, device.gpu);
     const double gbps = device.ceiling_gbps(ceiling);
     row.ceiling = std::string(ceiling_info(ceiling).name);
@@ -203,8 +203,7 @@ bool sweeps(ForceMethod method, const std::string& kernel) {
 Scene bench_scene(ForceMethod method, int n) {
   Scene scene = preset_scene(std::string(method_info(method).bench_scene));
   scene.particles = n;
-  scene.params.solver = solver_of(method);
-  scene.params.forces = scheme_of(method);
+  scene.method = method;
   return scene;
 }
 
@@ -222,9 +221,8 @@ BenchPlan make_bench_plan(const Options& o, bool gpu) {
   // --solver keeps one family; --forces one of the rows that name a --forces choice; a row this run's
   // backend has no solver for is left out.
   const auto wanted = [&](const ForceMethodInfo& row) {
-    if (o.solver && !same_family(row.method, method_of(*o.solver))) return false;
-    if (o.forces && has_forces_choice(row.method) && row.method != method_of(Solver::AllPairs, *o.forces))
-      return false;
+    if (o.solver && !same_family(row.method, *o.solver)) return false;
+    if (o.forces && has_forces_choice(row.method) && row.method != *o.forces) return false;
     return gpu ? row.on_gpu : row.on_cpu;
   };
   for (const ForceMethodInfo& row : kForceMethodTable) {
@@ -293,7 +291,7 @@ std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice
   std::vector<BenchRow> rows;
   RowCounting counting;
   for (ForceMethod family : families) {
-    const Solver solver = solver_of(family);
+    const ForceMethod solver = family_of(family);
     for (int n : plan.particles_of(family)) {
       // One scene and state for every precision: float records, exact in each.
       const Scene scene = bench_scene(family, n);
@@ -317,8 +315,9 @@ std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice
           backend.set_layout(layout);
           backend.synchronize();
           (void)backend.poll_timings();
-          const std::string where = std::string(to_string(solver)) + " N=" + std::to_string(n) + " " +
-                                    std::string(to_string(layout)) + " " + std::string(to_string(precision));
+          const std::string where = std::string(method_info(solver).solver_name) + " N=" + std::to_string(n) +
+                                    " " + std::string(to_string(layout)) + " " +
+                                    std::string(to_string(precision));
           auto of = [](KernelKind kind, Layout in) {
             return [in, kind](const KernelTiming& t) { return t.kernel == kind && t.layout == in; };
           };
@@ -329,8 +328,8 @@ std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice
             const std::string variant(method_info(method).bench_variant);
             const std::string what = where + (variant.empty() ? "" : " " + variant);
             progress(++done, total, what + (sweeps(method, "integrate") ? " forces+integrate" : " forces"));
-            SimParams params = scene.params;
-            params.forces = scheme_of(method);
+            const SimParams params = scene.params;
+            backend.set_force_method(method);
             const std::function<void()> step = [&] {
               backend.step(params, time);
               time += params.dt;

@@ -36,7 +36,7 @@ struct BenchPlan {
 };
 
 struct BenchRow {
-  Solver solver;
+  ForceMethod solver;  // the family, as its first row: JSON "solver" is its solver_name
   int particles;
   Layout layout;
   std::string kernel;   // forces, integrate, pack, convert

@@ -27,7 +27,7 @@ bool cuda_expected(BackendChoice choice) {
 
 std::string reconstructed_command_line(const Options& o, const BenchPlan& plan) {
   std::string line = "coalesce bench";
-  if (o.solver) line += " --solver " + std::string(to_string(*o.solver));
+  if (o.solver) line += " --solver " + std::string(method_info(*o.solver).solver_name);
   if (!o.bench_particles.empty()) {
     line += " --particles ";
     for (std::size_t i = 0; i < o.bench_particles.size(); ++i)

@@ -59,7 +59,7 @@ void check_bench_combinations(const Options& options, const std::vector<std::str
   const bool compare = !options.bench_compare.empty();
   const bool from = !options.bench_from.empty();
   const bool forces = std::find(given_flags.begin(), given_flags.end(), "--forces") != given_flags.end();
-  if (!compare && !from && forces && options.solver && !has_forces_choice(method_of(*options.solver)))
+  if (!compare && !from && forces && options.solver && !has_forces_choice(*options.solver))
     throw UsageError(forces_without_all_pairs("bench --solver attractors",
                                               "drop --forces, or drop --solver to bench both solvers"));
   if (!compare && !from) return;

@@ -60,14 +60,14 @@ void set_cpu_target(Options& o, std::string_view v, const ValueContext& c) {
   o.cpu_target = *target;
 }
 
-// auto leaves the choice to a measurement at the start of the run (app/services/force_choice.h).
+// auto leaves the choice to a measurement at the start of the run (sim/auto_choice.h).
 void set_forces(Options& o, std::string_view v, const ValueContext& c) {
   if (v == "auto") {
     o.forces.reset();
     return;
   }
-  o.forces = parse_force_scheme(v);
-  if (!o.forces) throw UsageError(bad_choice(c, v, kForceChoices));
+  o.forces = parse_forces(v);
+  if (!o.forces) throw UsageError(bad_choice(c, v, kForcesChoices));
 }
 
 void set_layout(Options& o, std::string_view v, const ValueContext& c) {
@@ -77,7 +77,7 @@ void set_layout(Options& o, std::string_view v, const ValueContext& c) {
 }
 
 void set_solver(Options& o, std::string_view v, const ValueContext& c) {
-  o.solver = parse_solver(v);
+  o.solver = parse_solver_family(v);
   if (!o.solver) throw UsageError(bad_choice(c, v, kSolverFamilyChoices));
 }
 
@@ -384,7 +384,7 @@ const OptionSpec kOptions[] = {
      "the CPU backend's SIMD target (default: best, the widest this CPU runs); a lower one measures and "
      "tests that path",
      set_cpu_target, nullptr},
-    {"--forces", kForceChoices, "mutual", kViewerBench,
+    {"--forces", kForcesChoices, "mutual", kViewerBench,
      "all-pairs: one-sided evaluates every ordered pair, mutual each unordered pair once for both bodies; "
      "auto (default) measures both at the start and keeps mutual only when it is clearly faster, saying "
      "which; "

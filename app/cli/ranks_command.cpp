@@ -202,15 +202,15 @@ int run_bench(const Options& options, Ranks& ranks) {
       throw UsageError("--plot draws a run of one process; a run over ranks writes its table and --json only "
                        "(drop --plot)");
     // Ranks measure the exchange of the sources: a family whose bodies pull bodies.
-    if (!options.solver || !method_info(method_of(*options.solver)).sources_move)
+    if (!options.solver || !method_info(*options.solver).sources_move)
       throw UsageError("bench under mpirun measures all-pairs across ranks; add --solver all-pairs");
-    (void)sliced_forces(SimParams{}, options.forces);  // refuses --forces mutual
+    (void)sliced_forces(*options.solver, options.forces);  // refuses --forces mutual
     plan = make_bench_plan(options, options.backend != BackendChoice::Cpu && count_cuda_devices(nullptr) > 0);
   });
   const int repeats = options.repeats > 0 ? options.repeats : kDefaultRepeats;
   std::vector<RanksRow> rows;
   std::string device;
-  const ForceMethod sliced = method_of(*options.solver);  // the family's first row: one-sided, a slice each
+  const ForceMethod sliced = family_of(*options.solver);  // the family's first row: one-sided, a slice each
   for (const int n : plan.particles_of(sliced)) {
     for (const Precision precision : plan.precisions) {
       InitialState initial;
@@ -221,14 +221,15 @@ int run_bench(const Options& options, Ranks& ranks) {
         params = scene.params;
         initial.fp32 = generate_initial_state(scene);
       });
-      share_start(ranks, params, initial);
-      params.forces = scheme_of(sliced);
+      ForceMethod family = sliced;
+      share_start(ranks, params, family, initial);
       BackendSelection selection;
       agreed(ranks, [&] {
         selection = make_backend(options.backend, n, plan.layouts.front(), precision, plan.cpu_target,
                                  {ranks.local_rank(), ranks.ranks_on_host(), !root});
       });
       Backend& backend = *selection.backend;
+      backend.set_force_method(sliced);
       // Once, from rank 0, as the bench in one process says it: why this runs on the CPU.
       if (root && device.empty() && !selection.notice.empty())
         std::fprintf(stderr, "coalesce: %s\n", selection.notice.c_str());

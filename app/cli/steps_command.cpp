@@ -58,7 +58,7 @@ int run_steps(const Options& options, Ranks& ranks) {
     // The scene's solver or --solver: --steps cannot switch it, so a --forces there would change nothing.
     const auto& given = options.given;
     const bool forces_given = std::find(given.begin(), given.end(), "--forces") != given.end();
-    if (!has_forces_choice(method_of(scene.params.solver)) && forces_given)
+    if (!has_forces_choice(scene.method) && forces_given)
       throw UsageError(forces_without_all_pairs("this --steps run (scene " + excerpt(scene.name) + ")",
                                                 "drop --forces, or give --solver all-pairs"));
     if (!notice.empty()) std::fprintf(stderr, "coalesce: %s\n", notice.c_str());
@@ -66,7 +66,8 @@ int run_steps(const Options& options, Ranks& ranks) {
     if (!initial.notice.empty()) std::fprintf(stderr, "coalesce: %s\n", printable(initial.notice).c_str());
   });
   SimParams params = scene.params;
-  share_start(ranks, params, initial);
+  ForceMethod family = scene.method;
+  share_start(ranks, params, family, initial);
   const int particles = static_cast<int>(initial.size());
   const std::int64_t steps = options.steps.value_or(0);
 
@@ -81,14 +82,17 @@ int run_steps(const Options& options, Ranks& ranks) {
   SimClock clock;
   ForceChoice forces;
   agreed(ranks, [&] {
-    forces = ranks.distributed() ? sliced_forces(params, options.forces)
-                                 : choose_forces(backend, params, clock.time(params.dt), options.forces);
+    if (!ranks.distributed()) {
+      forces = choose_forces(backend, family, params, clock.time(params.dt), options.forces);
+      return;
+    }
+    forces = sliced_forces(family, options.forces);
+    backend.set_force_method(forces.method);
   });
-  params.forces = forces.scheme;
   RankStepper stepper(backend, ranks);
 
   // Energy is measured where the state lives, before and after, so the drift compares like with like.
-  const bool diagnose = backend.diagnostics_affordable(params.solver);
+  const bool diagnose = backend.diagnostics_affordable();
   Diagnostics before{};
   if (diagnose && root) before = backend.diagnostics(params, clock.time(params.dt));
 
@@ -119,22 +123,20 @@ int run_steps(const Options& options, Ranks& ranks) {
   const bool saving = !options.save_state.empty();
 
   const bool stopped = done < steps;
-  std::string line = "coalesce: " + backend.name() + ", " + std::string(to_string(options.layout)) + ", " +
-                     std::string(to_string(backend.precision())) + ", " +
-                     std::string(to_string(params.solver)) +
-                     (forces.account.empty() ? "" : ", " + forces.account) + ", N=" + std::to_string(particles) +
-                     (ranks.distributed() ? ", ranks=" + std::to_string(ranks.size()) : "") +
-                     ", steps=" + std::to_string(done) +
-                     (stopped ? " of " + std::to_string(steps) + " (interrupted by " + stop_signal_name(stop) + ")"
-                              : "") +
-                     ": " +
-                     format("%.3f s", seconds);
+  std::string line =
+      "coalesce: " + backend.name() + ", " + std::string(to_string(options.layout)) + ", " +
+      std::string(to_string(backend.precision())) + ", " + std::string(method_info(family).solver_name) +
+      (forces.account.empty() ? "" : ", " + forces.account) + ", N=" + std::to_string(particles) +
+      (ranks.distributed() ? ", ranks=" + std::to_string(ranks.size()) : "") +
+      ", steps=" + std::to_string(done) +
+      (stopped ? " of " + std::to_string(steps) + " (interrupted by " + stop_signal_name(stop) + ")" : "") +
+      ": " + format("%.3f s", seconds);
   if (done > 0 && seconds > 0) line += format(", %.1f steps/s", static_cast<double>(done) / seconds);
   if (ranks.distributed()) line += format(", all-gather %.3f s on rank 0", stepper.exchange_seconds());
   if (diagnose && bad.empty()) {
     line += energy_text(before, backend.diagnostics(params, clock.time(params.dt)));
   } else if (!diagnose) {
-    const int limit = backend.max_diagnostics_particles(params.solver);
+    const int limit = backend.max_diagnostics_particles();
     line += ", energy not computed (N > " + std::to_string(limit) + ")";
   }
   if (saving && bad.empty()) line += ", state saved to " + printable(saved_to);

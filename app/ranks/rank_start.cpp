@@ -16,10 +16,11 @@ void share_records(Ranks& ranks, std::vector<Record>& records, std::int64_t coun
 
 }  // namespace
 
-void share_start(Ranks& ranks, SimParams& params, InitialState& initial) {
+void share_start(Ranks& ranks, SimParams& params, ForceMethod& family, InitialState& initial) {
   if (!ranks.distributed()) return;
   static_assert(std::is_trivially_copyable_v<SimParams>, "SimParams goes to the other ranks as bytes");
   ranks.broadcast(&params, sizeof params, 0);
+  ranks.broadcast(&family, sizeof family, 0);
   std::int64_t shape[2] = {static_cast<std::int64_t>(initial.size()), initial.fp64.empty() ? 0 : 1};
   ranks.broadcast(shape, sizeof shape, 0);
   if (shape[1] != 0)

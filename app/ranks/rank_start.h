@@ -4,11 +4,12 @@
 
 #include "app/ranks/ranks.h"
 #include "app/services/run_setup.h"
+#include "sim/force_method.h"
 #include "sim/sim_params.h"
 
 namespace coalesce {
 
-// Rank 0's parameters and initial state on every rank. Collective; one rank: nothing to do.
-void share_start(Ranks& ranks, SimParams& params, InitialState& initial);
+// Rank 0's parameters, solver family and initial state on every rank. Collective; one rank: nothing to do.
+void share_start(Ranks& ranks, SimParams& params, ForceMethod& family, InitialState& initial);
 
 }  // namespace coalesce

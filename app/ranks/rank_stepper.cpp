@@ -30,7 +30,7 @@ int RankStepper::step(const SimParams& params, double time, int local_signal) {
   }
   const int begin = m_slices.begin(m_ranks.rank());
   const int end = m_slices.end(m_ranks.rank());
-  const bool exchange = method_info(method_of(params.solver, params.forces)).sources_move;
+  const bool exchange = method_info(m_backend.force_method()).sources_move;
   const auto start = std::chrono::steady_clock::now();
   const LocalOutcome mine = capture_outcome([&] {
     m_backend.step_range(params, time, begin, end);

@@ -8,7 +8,7 @@
 
 #include "sim/layout.h"
 #include "sim/cpu_target.h"
-#include "sim/force_scheme.h"
+#include "sim/force_method.h"
 #include "sim/precision.h"
 
 namespace coalesce {
@@ -42,8 +42,8 @@ struct Options {
   Layout layout = Layout::Float4;
   Precision precision = Precision::Fp32;  // --precision: the state's floating-point type
   std::optional<CpuTarget> cpu_target;    // --cpu-target: the CPU backend's SIMD target; none: the widest
-  std::optional<Solver> solver;
-  std::optional<ForceScheme> forces;  // --forces: all-pairs scheme; none: auto (bench: both, a row each)
+  std::optional<ForceMethod> solver;      // --solver: a family, as its first row (sim/force_method.h)
+  std::optional<ForceMethod> forces;  // --forces: a row of the family; none: auto (bench: each, a row each)
   std::string scene = "galaxies";  // preset name or TOML file path
   std::optional<int> particles;
   std::optional<double> dt;  // as typed (sim/sim_params.h)

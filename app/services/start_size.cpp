@@ -142,7 +142,7 @@ bool chooses_start_size(const Options& options) {
 SizeRule start_size_rule(const Scene& scene, bool gpu) {
   SizeRule rule;
   rule.frames_per_second = gpu ? 60.0 : 30.0;
-  rule.exponent = method_info(method_of(scene.params.solver)).start_exponent;
+  rule.exponent = method_info(scene.method).start_exponent;
   return rule;
 }
 

@@ -61,10 +61,10 @@ int ViewerApp::run(const ViewerRun& run) {
     m_stats.add(timings, layout, precision);
     // The computed line first, then the samples whose intervals these frames fall in.
     const double now = seconds();
-    const Solver solver = m_simulation.scene().params.solver;
+    const ForceMethod method = m_simulation.force_method();
     double scratch = 0.0;
     const double formula = combined_formula_bytes(timings, layout, precision, &scratch);
-    m_hardware.add_frame({now, layout, combined_gigabytes_per_second(timings, layout, precision, solver),
+    m_hardware.add_frame({now, layout, combined_gigabytes_per_second(timings, layout, precision, method),
                           formula, 0.0, precision, scratch});
     m_hardware.poll();
 

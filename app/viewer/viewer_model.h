@@ -32,7 +32,7 @@ struct NonFiniteReport {
 struct ViewerRequests {
   std::optional<Layout> layout;
   std::optional<Precision> precision;
-  std::optional<Solver> solver;
+  std::optional<ForceMethod> solver;
   std::optional<std::string> scene;
   std::optional<int> particles;
   std::optional<int> draw_limit;  // 0: draw every particle

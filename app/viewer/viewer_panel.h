@@ -36,7 +36,7 @@ void draw_controls_section(const ViewerModel& model, ViewerControls& controls, V
 
 // The byte formula behind a kernel's GB/s in `precision`'s bytes, as the tooltip shows it; the forces' with
 // the scratch its latest launch moved (KernelStats::scratch_bytes, written and read back) and what it is.
-std::string byte_formula(KernelKind kind, Layout layout, Solver solver, Precision precision,
+std::string byte_formula(KernelKind kind, Layout layout, ForceMethod method, Precision precision,
                          double scratch_moved = 0, std::string_view scratch_what = {});
 // A Compare row's name: "float4 fp64".
 std::string compare_row_label(Layout layout, Precision precision);

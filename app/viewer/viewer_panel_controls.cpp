@@ -68,9 +68,17 @@ void draw_simulation_controls(const ViewerModel& model, ViewerControls& controls
         "converts the state in place: fp32 -> fp64 is exact; fp64 -> fp32 rounds each value to\n"
         "the nearest float, and the notice says how many changed. Compare keeps both precisions' rows");
   enum_combo("pack variant", controls.pack, kAllPackVariants);
-  Solver solver = sim.scene().params.solver;
-  if (enum_combo("solver", solver, std::array<Solver, 2>{Solver::AllPairs, Solver::Attractors}))
-    requests.solver = solver;
+  // One entry per solver family (its first row), under its --solver name.
+  const ForceMethod family = family_of(sim.force_method());
+  if (ImGui::BeginCombo("solver", std::string(method_info(family).solver_name).c_str())) {
+    for (const ForceMethodInfo& row : kForceMethodTable) {
+      if (row.method != family_of(row.method)) continue;
+      if (ImGui::Selectable(std::string(row.solver_name).c_str(), row.method == family) &&
+          row.method != family)
+        requests.solver = row.method;
+    }
+    ImGui::EndCombo();
+  }
   if (ImGui::BeginCombo("scene", sim.scene().name.c_str())) {
     for (const std::string& name : preset_names()) {
       if (ImGui::Selectable(name.c_str(), name == sim.scene().name)) requests.scene = name;

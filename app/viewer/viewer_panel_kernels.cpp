@@ -24,7 +24,8 @@ std::string kernel_label(KernelKind kind) {
 
 // Why the all-pairs forces row shows interactions/s: its byte formula, next to its N^2 interactions.
 std::string compute_bound_note(Layout layout, Precision precision) {
-  const ByteFormula formula = kernel_byte_formula(KernelKind::Forces, layout, Solver::AllPairs, precision);
+  const ByteFormula formula =
+      kernel_byte_formula(KernelKind::Forces, layout, ForceMethod::OneSidedAllPairs, precision);
   return "all-pairs forces are compute-bound (" + std::string(formula.interactions) + " interactions on " +
          std::to_string(formula.bytes_per_particle()) +
          " N bytes):\nGB/s says nothing about this kernel, interactions/s does";
@@ -33,20 +34,20 @@ std::string compute_bound_note(Layout layout, Precision precision) {
 }  // namespace
 
 // Generated from sim/byte_counts.h, the formulas the backends count bytes with.
-std::string byte_formula(KernelKind kind, Layout layout, Solver solver, Precision precision,
+std::string byte_formula(KernelKind kind, Layout layout, ForceMethod method, Precision precision,
                          double scratch_moved, std::string_view scratch_what) {
   if (kind == KernelKind::Convert) return convert_formula_summary(precision);
   if (kind == KernelKind::Forces)
-    return forces_byte_formula(layout, solver, precision, scratch_moved / 2, scratch_what).text();
-  return kernel_byte_formula(kind, layout, solver, precision).text();
+    return forces_byte_formula(layout, method, precision, scratch_moved / 2, scratch_what).text();
+  return kernel_byte_formula(kind, layout, method, precision).text();
 }
 
 namespace {
 // The tooltip's formula, named by its precision: the same kernel moves twice the bytes in fp64.
-std::string formula_tooltip(KernelKind kind, Layout layout, Solver solver, Precision precision,
+std::string formula_tooltip(KernelKind kind, Layout layout, ForceMethod method, Precision precision,
                             const KernelStats& latest) {
   return std::string(to_string(precision)) + ": " +
-         byte_formula(kind, layout, solver, precision, latest.scratch_bytes, latest.scratch_what);
+         byte_formula(kind, layout, method, precision, latest.scratch_bytes, latest.scratch_what);
 }
 }  // namespace
 
@@ -63,7 +64,7 @@ void draw_kernel_section(const ViewerModel& model) {
   const ViewerSimulation& sim = *model.simulation;
   const Layout layout = sim.backend().layout();
   const Precision precision = sim.backend().precision();
-  const Solver solver = sim.scene().params.solver;
+  const ForceMethod method = sim.force_method();
   const DeviceInfo& device = sim.backend().device_info();
   ImGui::Text("layout %s   precision %s", std::string(to_string(layout)).c_str(),
               std::string(to_string(precision)).c_str());
@@ -92,10 +93,10 @@ void draw_kernel_section(const ViewerModel& model) {
       ImGui::TableNextColumn();
       ImGui::Text("%s", kernel_label(kind).c_str());
       if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s", formula_tooltip(kind, layout, solver, precision, s).c_str());
+        ImGui::SetTooltip("%s", formula_tooltip(kind, layout, method, precision, s).c_str());
       ImGui::TableNextColumn();
       ImGui::Text("%.3f", s.milliseconds.value());
-      const bool by_interactions = headline_metric(kind, solver) == KernelMetric::InteractionsPerSecond;
+      const bool by_interactions = headline_metric(kind, method) == KernelMetric::InteractionsPerSecond;
       ImGui::TableNextColumn();
       if (by_interactions) {
         ImGui::TextDisabled("-");
@@ -104,7 +105,7 @@ void draw_kernel_section(const ViewerModel& model) {
         ImGui::Text("%.4g", s.gigabytes_per_second.value());
         if (ImGui::IsItemHovered())
           ImGui::SetTooltip("%s\n%.3g bytes per launch",
-                            formula_tooltip(kind, layout, solver, precision, s).c_str(), s.bytes);
+                            formula_tooltip(kind, layout, method, precision, s).c_str(), s.bytes);
       }
       ImGui::TableNextColumn();
       // Each row against the ceiling that moves bytes as its kernel does (the copy on a GPU).
@@ -127,7 +128,7 @@ void draw_kernel_section(const ViewerModel& model) {
   const float plot_width = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
   for (KernelKind kind : kTableKernels) {
     const KernelStats& s = model.stats->kernel(kind);
-    const bool by_interactions = headline_metric(kind, solver) == KernelMetric::InteractionsPerSecond;
+    const bool by_interactions = headline_metric(kind, method) == KernelMetric::InteractionsPerSecond;
     const std::deque<float>& source = by_interactions ? s.history_interactions : s.history_gbps;
     if (source.size() < 2) continue;
     if (plotted++ % 2 == 1) ImGui::SameLine();
@@ -157,7 +158,7 @@ void draw_compare_section(const ViewerModel& model) {
   if (!ImGui::CollapsingHeader("Compare layouts and precisions", ImGuiTreeNodeFlags_DefaultOpen)) return;
   const DeviceInfo& device = model.simulation->backend().device_info();
   const double copy_peak = device.copy_peak_gbps;
-  const Solver solver = model.simulation->scene().params.solver;
+  const ForceMethod method = model.simulation->force_method();
   const Precision current = model.simulation->backend().precision();
   const std::vector<Precision> precisions = compare_precisions(model);
   ImGui::TextDisabled("average of each row's last ~5 launches, kept");
@@ -182,7 +183,7 @@ void draw_compare_section(const ViewerModel& model) {
   // row.
   double top[kKernelKinds] = {};
   for (KernelKind kind : kCompareKernels) {
-    const KernelMetric metric = headline_metric(kind, solver);
+    const KernelMetric metric = headline_metric(kind, method);
     top[static_cast<int>(kind)] = metric == KernelMetric::GigabytesPerSecond
                                       ? device.ceiling_gbps(kernel_ceiling(kind, device.gpu))
                                       : 0.0;
@@ -206,8 +207,9 @@ void draw_compare_section(const ViewerModel& model) {
   ImGui::TableNextColumn();
   for (KernelKind kind : kCompareKernels) {
     ImGui::TableNextColumn();
-    ImGui::TextDisabled("%s", headline_metric(kind, solver) == KernelMetric::InteractionsPerSecond ? "interactions/s"
-                                                                                                   : "GB/s");
+    ImGui::TextDisabled("%s", headline_metric(kind, method) == KernelMetric::InteractionsPerSecond
+                                  ? "interactions/s"
+                                  : "GB/s");
   }
   for (Precision precision : precisions) {
     for (Layout layout : kAllLayouts) {
@@ -222,7 +224,7 @@ void draw_compare_section(const ViewerModel& model) {
       for (KernelKind kind : kCompareKernels) {
         ImGui::TableNextColumn();
         const CompareEntry& c = model.stats->compare(layout, precision, kind);
-        const KernelMetric metric = headline_metric(kind, solver);
+        const KernelMetric metric = headline_metric(kind, method);
         const double value = compare_value(c, metric);
         const double scale = top[static_cast<int>(kind)];
         char overlay[48] = "-";

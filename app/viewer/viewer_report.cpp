@@ -25,7 +25,7 @@ std::string text(std::string_view view) {
   return std::string(view);
 }
 
-json kernels_json(const ViewerModel& model, Layout layout, Precision precision, Solver solver,
+json kernels_json(const ViewerModel& model, Layout layout, Precision precision, ForceMethod method,
                   const DeviceInfo& device) {
   const double copy_peak = device.copy_peak_gbps;
   json kernels = json::object();
@@ -38,16 +38,16 @@ json kernels_json(const ViewerModel& model, Layout layout, Precision precision, 
         {"percent_of_copy_peak", copy_peak > 0 ? 100.0 * s.gigabytes_per_second.value() / copy_peak : 0.0},
         {"bytes_per_launch", s.bytes},
         {"scratch_bytes_per_launch", s.scratch_bytes},
-        {"byte_formula", byte_formula(kind, layout, solver, precision, s.scratch_bytes, s.scratch_what)},
+        {"byte_formula", byte_formula(kind, layout, method, precision, s.scratch_bytes, s.scratch_what)},
         {"precision", text(to_string(precision))},  // the live table's: the run's now
         {"samples", s.milliseconds.count()},
         // Which of the numbers the panel shows: GB/s is kept raw but means nothing for all-pairs forces.
-        {"metric", to_string(headline_metric(kind, solver))}};
+        {"metric", to_string(headline_metric(kind, method))}};
     if (kind == KernelKind::Forces) k["interactions_per_second"] = s.interactions_per_second.value();
     // The ceiling the panel's % column compares with (sim/memory_ceiling.h); null for compute-bound forces.
     const Ceiling ceiling = kernel_ceiling(kind, device.gpu);
     const double ceiling_gbps = device.ceiling_gbps(ceiling);
-    const bool memory_bound = headline_metric(kind, solver) == KernelMetric::GigabytesPerSecond;
+    const bool memory_bound = headline_metric(kind, method) == KernelMetric::GigabytesPerSecond;
     k["ceiling"] = memory_bound ? json(std::string(ceiling_info(ceiling).name)) : json(nullptr);
     k["percent_of_ceiling"] = memory_bound && ceiling_gbps > 0
                                   ? json(100.0 * s.gigabytes_per_second.value() / ceiling_gbps)
@@ -58,7 +58,7 @@ json kernels_json(const ViewerModel& model, Layout layout, Precision precision, 
 }
 
 // Compare's rows of one precision, by layout; a layout's object is empty until it has run in it.
-json compare_json(const ViewerModel& model, Precision precision, Solver solver) {
+json compare_json(const ViewerModel& model, Precision precision, ForceMethod method) {
   json compare = json::object();
   for (Layout layout : kAllLayouts) {
     json per_layout = json::object();
@@ -68,17 +68,17 @@ json compare_json(const ViewerModel& model, Precision precision, Solver solver) 
       per_layout[text(to_string(kind))] = {{"milliseconds", c.milliseconds},
                                            {"gigabytes_per_second", c.gigabytes_per_second},
                                            {"interactions_per_second", c.interactions_per_second},
-                                           {"metric", to_string(headline_metric(kind, solver))}};
+                                           {"metric", to_string(headline_metric(kind, method))}};
     }
     compare[text(to_string(layout))] = per_layout;
   }
   return compare;
 }
 
-json compare_by_precision_json(const ViewerModel& model, Solver solver) {
+json compare_by_precision_json(const ViewerModel& model, ForceMethod method) {
   json by_precision = json::object();
   for (Precision precision : kAllPrecisions)
-    by_precision[text(to_string(precision))] = compare_json(model, precision, solver);
+    by_precision[text(to_string(precision))] = compare_json(model, precision, method);
   return by_precision;
 }
 
@@ -130,13 +130,12 @@ std::string path_from(const std::string& file, const std::string& folder) {
   return relative.empty() ? target.string() : relative.string();
 }
 
-// The all-pairs scheme that ran; under attractors, which have none, the --forces given, which a switch to
-// all-pairs uses and --camera-from restores (null: auto, measured again at the switch).
+// The row of the all-pairs family that ran; under attractors, which have none, the --forces given, which a
+// switch to all-pairs uses and --camera-from restores (null: auto, measured again at the switch).
 json forces_json(const ViewerSimulation& sim) {
-  if (has_forces_choice(method_of(sim.scene().params.solver)))
-    return text(to_string(sim.scene().params.forces));
-  const std::optional<ForceScheme> asked = sim.asked_forces();
-  return asked ? json(text(to_string(*asked))) : json(nullptr);
+  if (has_forces_choice(sim.force_method())) return text(method_info(sim.force_method()).forces_name);
+  const std::optional<ForceMethod> asked = sim.asked_forces();
+  return asked ? json(text(method_info(*asked).forces_name)) : json(nullptr);
 }
 
 }  // namespace
@@ -188,7 +187,7 @@ json screenshot_report(const ViewerModel& model, const ViewerControls& controls,
        {{"layout", text(to_string(backend.layout()))},
         {"precision", text(to_string(backend.precision()))},
         {"pack_variant", text(to_string(controls.pack))},
-        {"solver", text(to_string(scene.params.solver))},
+        {"solver", text(method_info(sim.force_method()).solver_name)},
         {"forces", forces_json(sim)},
         {"scene", scene.name},                 // where solver, dt, softening and attractors came from
         {"scene_source", sim.scene_source()},  // the preset or file --scene names to load it again
@@ -199,9 +198,8 @@ json screenshot_report(const ViewerModel& model, const ViewerControls& controls,
         {"seed", sim.state_file().empty() ? json(scene.seed) : json(nullptr)},  // no seed made a loaded state
         {"dt", scene.params.dt},
         {"softening", scene.params.softening},
-        {"attractors", method_info(method_of(scene.params.solver)).physics == Physics::Attractors
-                           ? scene.params.attractors.count
-                           : 0},
+        {"attractors",
+         method_info(sim.force_method()).physics == Physics::Attractors ? scene.params.attractors.count : 0},
         {"brightness", controls.brightness},
         {"paused", controls.paused}}},
       {"camera", camera_json(model)},
@@ -230,11 +228,11 @@ json screenshot_report(const ViewerModel& model, const ViewerControls& controls,
         {"interop_ms", interop.milliseconds},
         {"interop_share_of_frame", interop.share_of_frame},
         {"frames", f.frames + 1}}},  // this frame is drawn but FrameStats counts it after present()
-      {"kernels", kernels_json(model, backend.layout(), backend.precision(), scene.params.solver,
-                               backend.device_info())},
+      {"kernels",
+       kernels_json(model, backend.layout(), backend.precision(), sim.force_method(), backend.device_info())},
       // compare: settings.precision's rows, as before precisions; compare_by_precision: every precision's.
-      {"compare", compare_json(model, backend.precision(), scene.params.solver)},
-      {"compare_by_precision", compare_by_precision_json(model, scene.params.solver)},
+      {"compare", compare_json(model, backend.precision(), sim.force_method())},
+      {"compare_by_precision", compare_by_precision_json(model, sim.force_method())},
       {"notices", notices},
       {"clocks", sampled_clocks_json(*model.hardware, backend.device_info())},
       {"hardware", sampled_hardware_json(*model.hardware, backend.precision())},

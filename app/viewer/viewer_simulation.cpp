@@ -25,10 +25,9 @@ double measure_step_ms(const Scene& scene, int n, const Options& options, bool g
           : std::make_unique<CpuBackend>(n, options.layout, 0, options.precision,
                                          options.cpu_target.value_or(best_cpu_target()));
   backend->upload(generate_initial_state(trial));
-  const ForceChoice choice = choose_forces(*backend, trial.params, 0.0, options.forces);
-  trial.params.forces = choice.scheme;
-  forces = has_forces_choice(method_of(trial.params.solver)) ? std::string(to_string(choice.scheme))
-                                                             : std::string();
+  const ForceChoice choice = choose_forces(*backend, trial.method, trial.params, 0.0, options.forces);
+  forces =
+      has_forces_choice(choice.method) ? std::string(method_info(choice.method).forces_name) : std::string();
   SimClock clock;
   const auto step = [&] {
     backend->step(trial.params, clock.time(trial.params.dt));
@@ -83,11 +82,11 @@ ViewerSimulation::ViewerSimulation(const Options& options) : m_options(options) 
   m_selection = make_backend(m_options.backend, m_scene.particles, m_options.layout, m_options.precision,
                              m_options.cpu_target);
   state.upload_to(*m_selection.backend);
-  use_forces(choose_forces(backend(), m_scene.params, time(), m_options.forces));
+  use_forces(choose_forces(backend(), m_scene.method, m_scene.params, time(), m_options.forces));
 }
 
 void ViewerSimulation::use_forces(const ForceChoice& choice) {
-  m_scene.params.forces = choice.scheme;
+  m_scene.method = choice.method;
   m_forces_account = choice.account;
 }
 
@@ -132,18 +131,18 @@ PrecisionChange ViewerSimulation::set_precision(Precision precision) {
     change.notice = "precision " + names + ": all " + grouped(values) + " values kept exactly";
   // auto measures again: the schemes' ratio differs between precisions (docs/perf.md, "Issue 24").
   try {
-    use_forces(choose_forces(backend(), m_scene.params, time(), m_options.forces));
+    use_forces(choose_forces(backend(), m_scene.method, m_scene.params, time(), m_options.forces));
   } catch (const std::exception& e) {
-    change.notice += "; forces kept as " + std::string(to_string(m_scene.params.forces)) + ": " + e.what();
+    change.notice += "; forces kept as " + std::string(method_info(m_scene.method).name) + ": " + e.what();
   }
   return change;
 }
 
-std::string ViewerSimulation::set_solver(Solver solver) {
+std::string ViewerSimulation::set_solver(ForceMethod family) {
   Scene scene = m_scene;
-  std::string notice = use_solver(scene, solver);
-  // all-pairs now: auto measures here (a failure changes nothing); attractors: no scheme.
-  const ForceChoice forces = choose_forces(backend(), scene.params, time(), m_options.forces);
+  std::string notice = use_solver(scene, family);
+  // all-pairs now: auto measures here (a failure changes nothing); attractors: no choice.
+  const ForceChoice forces = choose_forces(backend(), scene.method, scene.params, time(), m_options.forces);
   m_scene = scene;
   use_forces(forces);
   return notice;
@@ -157,7 +156,8 @@ void ViewerSimulation::rebuild(int particles) {
   BackendSelection next =
       make_backend(m_options.backend, particles, backend().layout(), backend().precision(), m_options.cpu_target);
   next.backend->upload(state);
-  const ForceChoice forces = choose_forces(*next.backend, scene.params, 0.0, m_options.forces);  // at the new N
+  // At the new N; the scene's family, whichever row of it ran before.
+  const ForceChoice forces = choose_forces(*next.backend, scene.method, scene.params, 0.0, m_options.forces);
   m_selection = std::move(next);
   m_scene = scene;
   m_clock = SimClock{};

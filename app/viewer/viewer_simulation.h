@@ -36,10 +36,12 @@ class ViewerSimulation {
   double time() const { return m_clock.time(m_scene.params.dt); }
   const std::string& backend_notice() const { return m_selection.notice; }
   const std::string& scene_notice() const { return m_scene_notice; }
-  // The all-pairs scheme in use and, under auto, what was measured (app/services/force_choice.h).
+  // The force method in use (the backend's; the scene's method follows it) and, under auto, what was
+  // measured (app/services/force_choice.h).
+  ForceMethod force_method() const { return backend().force_method(); }
   const std::string& forces_account() const { return m_forces_account; }
-  // --forces as given (none: auto): the scheme all-pairs runs, now or after a switch from attractors.
-  std::optional<ForceScheme> asked_forces() const { return m_options.forces; }
+  // --forces as given (none: auto): the row all-pairs runs, now or after a switch from attractors.
+  std::optional<ForceMethod> asked_forces() const { return m_options.forces; }
   // How the viewer chose N at start (app/services/start_size.h); particles is 0 when the user or the scene
   // set it.
   const SizeChoice& start_size() const { return m_start_size; }
@@ -64,7 +66,7 @@ class ViewerSimulation {
   // fp64 -> fp32 gives back the same bits. A refusal (fp64 does not fit on the device) keeps the state and
   // its precision, and says so in the notice.
   PrecisionChange set_precision(Precision precision);
-  std::string set_solver(Solver solver);     // use_solver(): returns its notice, if any
+  std::string set_solver(ForceMethod family);  // use_solver(): returns its notice, if any
   void reseed(int particles);                // new N: new backend, state regenerated from the scene's seed
   void load_scene(const std::string& name);  // keeps the current N
   void reset();                              // back to the initial state of the current scene and N

@@ -13,10 +13,9 @@ void push_history(std::deque<float>& history, T value) {
 }
 }  // namespace
 
-KernelMetric headline_metric(KernelKind kind, Solver solver) {
-  return kind == KernelKind::Forces && method_info(method_of(solver)).compute_bound
-             ? KernelMetric::InteractionsPerSecond
-             : KernelMetric::GigabytesPerSecond;
+KernelMetric headline_metric(KernelKind kind, ForceMethod method) {
+  return kind == KernelKind::Forces && method_info(method).compute_bound ? KernelMetric::InteractionsPerSecond
+                                                                         : KernelMetric::GigabytesPerSecond;
 }
 
 const char* to_string(KernelMetric metric) {
@@ -27,12 +26,12 @@ namespace {
 
 // The formula bytes and GPU milliseconds of the timings in `layout` and `precision` whose headline is GB/s.
 std::pair<double, double> bytes_and_milliseconds(const std::vector<KernelTiming>& timings, Layout layout,
-                                                 Precision precision, Solver solver) {
+                                                 Precision precision, ForceMethod method) {
   double bytes = 0.0;
   double milliseconds = 0.0;
   for (const KernelTiming& t : timings) {
     if (t.layout != layout || t.precision != precision || t.milliseconds <= 0) continue;
-    if (headline_metric(t.kernel, solver) != KernelMetric::GigabytesPerSecond) continue;
+    if (headline_metric(t.kernel, method) != KernelMetric::GigabytesPerSecond) continue;
     bytes += t.bytes;
     milliseconds += t.milliseconds;
   }
@@ -42,8 +41,8 @@ std::pair<double, double> bytes_and_milliseconds(const std::vector<KernelTiming>
 }  // namespace
 
 std::optional<double> combined_gigabytes_per_second(const std::vector<KernelTiming>& timings, Layout layout,
-                                                    Precision precision, Solver solver) {
-  const auto [bytes, milliseconds] = bytes_and_milliseconds(timings, layout, precision, solver);
+                                                    Precision precision, ForceMethod method) {
+  const auto [bytes, milliseconds] = bytes_and_milliseconds(timings, layout, precision, method);
   if (milliseconds <= 0) return std::nullopt;
   return bytes / (milliseconds * 1e6);
 }

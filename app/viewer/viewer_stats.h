@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/force_method.h"
 #include "sim/kernel_stats.h"
 #include "sim/layout.h"
 #include "sim/precision.h"
@@ -40,13 +41,13 @@ constexpr int kKernelKinds = 4;
 // The figure that says how well a kernel does: GB/s for the memory-bound ones, interactions/s for the
 // all-pairs forces, which move 48 N bytes for N^2 interactions (their GB/s is meaningless).
 enum class KernelMetric { GigabytesPerSecond, InteractionsPerSecond };
-KernelMetric headline_metric(KernelKind kind, Solver solver);
+KernelMetric headline_metric(KernelKind kind, ForceMethod method);
 const char* to_string(KernelMetric metric);  // forces, integrate, pack, convert
 // The running kernels' computed GB/s taken together: formula bytes over GPU time, summed over `timings`
 // of `layout` and `precision` whose headline is GB/s; none when there are none. The hardware plot's
 // computed line.
 std::optional<double> combined_gigabytes_per_second(const std::vector<KernelTiming>& timings, Layout layout,
-                                                    Precision precision, Solver solver);
+                                                    Precision precision, ForceMethod method);
 // Every timing's formula bytes in `layout` and `precision`, the all-pairs forces' included (their partial
 // sums can be most of a frame's bytes): what the frame's kernels must move, the hardware plot's per-frame
 // line. `scratch` (when given) receives the part of them that is partial sums written and read back.

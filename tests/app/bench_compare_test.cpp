@@ -95,7 +95,7 @@ Comparison compare_files(const testing::TempDir& dir, const Pair& p) {
 }
 
 std::string row_key(const BenchRow& r) {
-  return std::string(to_string(r.solver)) + " " + std::to_string(r.particles) + " " +
+  return std::string(method_info(r.solver).solver_name) + " " + std::to_string(r.particles) + " " +
          std::string(to_string(r.layout)) + " " + std::string(to_string(r.precision)) + " " + r.kernel +
          (r.variant.empty() ? "" : " " + r.variant);
 }
@@ -378,7 +378,7 @@ TEST(BenchCompare, RunsOfTwoPrecisionsAreMatchedAcrossThem) {
   const int rows = rng.uniform_int(1, 6);
   for (int i = 0; i < rows; ++i) {
     BenchRow row{};
-    row.solver = Solver::Attractors;
+    row.solver = ForceMethod::Attractors;
     row.particles = 1024 * (i + 1);
     row.layout = testing::random_layout(rng);
     row.kernel = "integrate";

@@ -15,6 +15,7 @@
 #include "app/services/device_report.h"
 #include "sim/cpu_info.h"
 #include "sim/errors.h"
+#include "sim/force_method.h"
 #include "sim/layout_storage.h"
 #include "tests/support/test_random.h"
 
@@ -43,7 +44,7 @@ TEST(Bench, CpuSweepWritesEveryRowAsValidJson) {
   const auto& rows = doc.at("rows");
   // 2 layouts x (all-pairs: forces, one row per scheme; attractors: forces, integrate, 4 pack variants,
   // convert there and back).
-  ASSERT_EQ(rows.size(), 2u * (kForceSchemeTable.size() + 8u));
+  ASSERT_EQ(rows.size(), 2u * (family_rows(ForceMethod::OneSidedAllPairs) + 8u));
   int forces = 0;
   std::multiset<std::string> directions;  // "from to" of every convert row
   for (const auto& row : rows) {
@@ -76,7 +77,7 @@ TEST(Bench, CpuSweepWritesEveryRowAsValidJson) {
     if (row.at("kernel") == "convert")
       directions.insert(row.at("layout").get<std::string>() + " " + row.at("variant").get<std::string>());
   }
-  EXPECT_EQ(forces, static_cast<int>(2 * (kForceSchemeTable.size() + 1)));
+  EXPECT_EQ(forces, static_cast<int>(2 * (family_rows(ForceMethod::OneSidedAllPairs) + 1)));
   // soa's round trip goes to float4 and back, float4's to aos and back: each direction once, attractors only.
   const std::multiset<std::string> expected = {"soa to float4", "float4 to soa", "float4 to aos", "aos to float4"};
   EXPECT_EQ(directions, expected);
@@ -145,7 +146,7 @@ TEST(Bench, NoCountersSaysTheyAreOff) {
   options.backend = BackendChoice::Cpu;
   options.bench_particles = {rng.uniform_int(64, 256)};
   options.bench_layouts = {testing::random_layout(rng)};
-  options.solver = Solver::Attractors;
+  options.solver = ForceMethod::Attractors;
   options.repeats = 1;
   options.counters = false;
   options.json = ::testing::TempDir() + "bench_no_counters_test.json";

@@ -148,12 +148,13 @@ TEST(CliCapture, CameraFromRestoresEverySettingExactlyAndKeepsGivenFlags) {
     const nlohmann::json& s = shot["settings"];
     EXPECT_EQ(to_string(o.layout), s["layout"].get<std::string>());
     EXPECT_EQ(to_string(o.precision), s["precision"].get<std::string>());
-    EXPECT_EQ(to_string(*o.solver), s["solver"].get<std::string>());
+    EXPECT_EQ(method_info(*o.solver).solver_name, s["solver"].get<std::string>());
     // The scheme that ran, named, so an auto run's shot runs it again; attractors' null leaves auto.
     if (s["forces"].is_null())
       EXPECT_FALSE(o.forces.has_value());
     else
-      EXPECT_EQ(o.forces ? std::string(to_string(*o.forces)) : "auto", s["forces"].get<std::string>());
+      EXPECT_EQ(o.forces ? std::string(method_info(*o.forces).forces_name) : "auto",
+                s["forces"].get<std::string>());
     EXPECT_EQ(o.scene, "disk");
     EXPECT_EQ(*o.particles, give_particles ? 777 : s["particles"].get<int>());
     EXPECT_EQ(*o.seed, s["seed"].get<std::uint64_t>());

@@ -15,6 +15,7 @@
 #include "app/services/backend_factory.h"
 #include "app/bench/bench_compare.h"
 #include "app/services/cuda_services.h"
+#include "sim/force_method.h"
 #include "tests/app/run_process.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/test_random.h"
@@ -98,7 +99,7 @@ TEST(CliCpuBench, UnknownValuesAreNullAndNoZeroIsPrinted) {
         line, std::regex(rate + R"(\s+)" + rate + (with_limit ? R"(\s+[0-9]+\.[0-9]%\s*$)" : R"(\s*$)"))))
         << line;
   }
-  EXPECT_EQ(forces, static_cast<int>(kForceSchemeTable.size()));
+  EXPECT_EQ(forces, static_cast<int>(family_rows(ForceMethod::OneSidedAllPairs)));
 }
 
 TEST(CliCpuBench, NoGpuNoticeIsOneShortLineOnce) {

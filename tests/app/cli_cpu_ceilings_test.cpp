@@ -96,7 +96,8 @@ TEST(CliCpuCeilings, AllPairsRowsCountTheirScratchBesideTheState) {
     SCOPED_TRACE(row.dump());
     EXPECT_TRUE(row.at("ceiling").is_null());  // compute bound: no ceiling
     EXPECT_TRUE(row.at("percent_of_ceiling").is_null());
-    const double state = bytes_moved(KernelKind::Forces, layout, Solver::AllPairs, n, Precision::Fp32);
+    const double state =
+        bytes_moved(KernelKind::Forces, layout, ForceMethod::OneSidedAllPairs, n, Precision::Fp32);
     EXPECT_DOUBLE_EQ(row.at("bytes").get<double>() - row.at("scratch_bytes").get<double>(), state);
     if (row.at("variant") == "mutual") {
       EXPECT_GT(row.at("scratch_bytes").get<double>(), 0.0);

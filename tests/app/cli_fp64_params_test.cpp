@@ -37,16 +37,17 @@ Typed random_typed(TestRng& rng) {
   return {typed_value(rng, 2e-3, 1e-2), typed_value(rng, 0.01, 0.3), rng.uniform_int(10, 20)};
 }
 
-// The long-double reference stepped with the typed values; `draw` makes the parameters, again until the same
-// reference stepped with them rounded to float is farther than 10x the tolerance from it (else this run
-// could not tell typed from float parameters).
+// The long-double reference of `method` stepped with the typed values; `draw` makes the parameters, again
+// until the same reference stepped with them rounded to float is farther than 10x the tolerance from it (else
+// this run could not tell typed from float parameters).
 template <class Real, class Draw>
-std::vector<ReferenceBody> typed_reference(const std::vector<ParticleRecord<Real>>& start, Draw&& draw) {
+std::vector<ReferenceBody> typed_reference(const std::vector<ParticleRecord<Real>>& start, ForceMethod method,
+                                           Draw&& draw) {
   for (int attempt = 0; attempt < 20; ++attempt) {
     const auto [params, steps] = draw();
-    auto typed = reference_run(start, params, steps);
-    if (relative_error_to(reference_records(reference_run(start, float_parameters(params), steps)), typed) >
-        10 * kTolerance)
+    auto typed = reference_run(start, method, params, steps);
+    if (relative_error_to(reference_records(reference_run(start, method, float_parameters(params), steps)),
+                          typed) > 10 * kTolerance)
       return typed;
   }
   ADD_FAILURE() << "20 draws of parameters a float run would also pass";
@@ -79,7 +80,7 @@ TEST(CliFp64Params, AllPairsStepsWithTheTypedDtAndSofteningOnEveryCpuLoop) {
   const std::string in = dir.file("in.npy");
   std::ofstream(in, std::ios::binary) << npy_state_bytes(start, "<f8", false);
   Typed p;
-  const auto typed = typed_reference(start, [&] {
+  const auto typed = typed_reference(start, ForceMethod::OneSidedAllPairs, [&] {
     p = random_typed(rng);
     SimParams params;
     params.dt = p.dt.value;
@@ -112,10 +113,9 @@ TEST(CliFp64Params, AttractorsStepWithTheSceneFilesTypedValues) {
   std::ofstream(in, std::ios::binary) << npy_state_bytes(start, "<f8", false);
   Typed p;
   std::string toml;
-  const auto typed = typed_reference(start, [&] {
+  const auto typed = typed_reference(start, ForceMethod::Attractors, [&] {
     p = random_typed(rng);
     SimParams params;
-    params.solver = Solver::Attractors;
     params.dt = p.dt.value;
     params.softening = p.softening.value;
     params.attractors.count = rng.uniform_int(1, kMaxAttractors);

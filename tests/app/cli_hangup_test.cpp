@@ -83,8 +83,8 @@ std::vector<long long> steps_held(const Start& start, const std::vector<std::vec
                                                   options.layout, options.precision, CpuTarget::Scalar);
   Backend& backend = *selection.backend;
   initial.upload_to(backend);
-  SimParams params = scene.params;
-  params.forces = ForceScheme::OneSided;
+  const SimParams params = scene.params;
+  backend.set_force_method(family_of(scene.method));  // the run names --forces one-sided where it has one
   SimClock clock;
   std::vector<long long> held(saved.size(), -1);
   const auto deadline = Clock::now() + std::chrono::duration<double>(seconds);

@@ -49,7 +49,7 @@ TEST(CliParse, EveryViewerOptionLandsInItsField) {
                                      "--save-state", "a.npy"});
   EXPECT_EQ(o.backend, BackendChoice::Cpu);
   EXPECT_EQ(o.layout, Layout::SoA);
-  EXPECT_EQ(o.solver, Solver::Attractors);
+  EXPECT_EQ(o.solver, ForceMethod::Attractors);
   EXPECT_EQ(o.scene, "plummer");
   EXPECT_EQ(o.particles, 4096);
   EXPECT_EQ(o.dt, 0.002);  // as typed, not the float 0.0020000000949949026

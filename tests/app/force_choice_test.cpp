@@ -1,6 +1,6 @@
-// --forces (app/services/force_choice.h) on the CPU backend: auto measures on the run's own state and puts
-// it back bit for bit, says what it measured where, and a named scheme or the attractors solver measures
-// nothing.
+// --forces (app/services/force_choice.h, sim/auto_choice.h) on the CPU backend: auto measures on the run's
+// own state and puts it back bit for bit, says what it measured where, and leaves the backend on its choice;
+// a named row or the attractors solver measures nothing.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -28,10 +28,14 @@ TEST(ForceChoice, AutoPutsTheStateBackBitwiseAndSaysWhatItMeasuredWhere) {
     CpuBackend cpu(n, layout, 2, precision);
     cpu.upload(random_particles_wide(rng, n));
     const std::vector<ParticleF64> before = cpu.download_f64();
-    const SimParams params = random_all_pairs_step(rng);
-    const ForceChoice choice = choose_forces(cpu, params, 0.0, std::nullopt);
+    const MethodParams step = random_all_pairs_step(rng);
+    const ForceChoice choice = choose_forces(cpu, step.method, step.params, 0.0, std::nullopt);
     EXPECT_TRUE(bitwise_equal(cpu.download_f64(), before)) << "the measurement's steps were left in the state";
-    EXPECT_TRUE(names(choice.account, "forces " + std::string(to_string(choice.scheme)) + " (auto: one-sided "))
+    EXPECT_EQ(cpu.force_method(), choice.method) << "the backend steps with what auto chose";
+    EXPECT_TRUE(same_family(choice.method, ForceMethod::OneSidedAllPairs) &&
+                method_info(choice.method).exact);
+    EXPECT_TRUE(names(choice.account,
+                      "forces " + std::string(method_info(choice.method).forces_name) + " (auto: one-sided "))
         << choice.account;
     EXPECT_TRUE(names(choice.account, "interactions/s measured at N = " + std::to_string(n) + ", " +
                                           std::string(to_string(precision)) + " " + std::string(to_string(layout))))
@@ -40,19 +44,21 @@ TEST(ForceChoice, AutoPutsTheStateBackBitwiseAndSaysWhatItMeasuredWhere) {
   }
 }
 
-TEST(ForceChoice, ANamedSchemeIsTakenWithoutAStep) {
+TEST(ForceChoice, ANamedRowIsTakenWithoutAStep) {
   TestRng rng;
   const int n = rng.uniform_int(2, 300);
   CpuBackend cpu(n, random_layout(rng), 2);
   cpu.upload(random_particles(rng, n));
   const std::vector<Particle> before = cpu.download();
-  for (ForceScheme scheme : {ForceScheme::OneSided, ForceScheme::Mutual}) {
-    const ForceChoice choice = choose_forces(cpu, random_all_pairs_step(rng), 0.0, scheme);
-    EXPECT_EQ(choice.scheme, scheme);
-    EXPECT_EQ(choice.account, "forces " + std::string(to_string(scheme)));
+  for (ForceMethod row : {ForceMethod::OneSidedAllPairs, ForceMethod::MutualAllPairs}) {
+    const MethodParams step = random_all_pairs_step(rng);
+    const ForceChoice choice = choose_forces(cpu, step.method, step.params, 0.0, row);
+    EXPECT_EQ(choice.method, row);
+    EXPECT_EQ(cpu.force_method(), row);
+    EXPECT_EQ(choice.account, "forces " + std::string(method_info(row).forces_name));
   }
   EXPECT_TRUE(bitwise_equal(cpu.download(), before));
-  EXPECT_TRUE(cpu.poll_timings().empty()) << "a named scheme ran a step";
+  EXPECT_TRUE(cpu.poll_timings().empty()) << "a named row ran a step";
 }
 
 TEST(ForceChoice, AttractorsHaveNoSchemeAndSayNothing) {
@@ -60,8 +66,10 @@ TEST(ForceChoice, AttractorsHaveNoSchemeAndSayNothing) {
   const int n = rng.uniform_int(2, 300);
   CpuBackend cpu(n, random_layout(rng), 2);
   cpu.upload(random_particles(rng, n));
-  const ForceChoice choice = choose_forces(cpu, random_attractor_step(rng), 0.0, std::nullopt);
-  EXPECT_EQ(choice.scheme, ForceScheme::OneSided);
+  const MethodParams step = random_attractor_step(rng);
+  const ForceChoice choice = choose_forces(cpu, step.method, step.params, 0.0, std::nullopt);
+  EXPECT_EQ(choice.method, ForceMethod::Attractors);
+  EXPECT_EQ(cpu.force_method(), ForceMethod::Attractors);
   EXPECT_TRUE(choice.account.empty()) << choice.account;
   EXPECT_TRUE(cpu.poll_timings().empty()) << "auto measured for attractors";
 }

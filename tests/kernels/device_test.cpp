@@ -69,8 +69,8 @@ TEST(CudaDevice, TooLargeNFailsWithBytesNeededAndAvailable) {
 TEST(CudaDevice, PollNeverReportsALaunchTwiceAndKeepsOrder) {
   COALESCE_REQUIRE_CUDA();
   CudaBackend gpu(4096, Layout::AoS);
-  SimParams params;
-  params.solver = Solver::Attractors;
+  gpu.set_force_method(ForceMethod::Attractors);
+  const SimParams params;
   std::vector<KernelTiming> all;
   for (int i = 0; i < 10; ++i) {
     gpu.step(params, 0.0);

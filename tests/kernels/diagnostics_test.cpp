@@ -63,17 +63,15 @@ void expect_identical(const Diagnostics& got, const Diagnostics& expected, const
   EXPECT_EQ(got.momentum.z, expected.momentum.z) << what;
 }
 
-SimParams all_pairs_params(TestRng& rng) {
+testing::MethodParams all_pairs_params(TestRng& rng) {
   SimParams params;
-  params.solver = Solver::AllPairs;
   params.softening = rng.uniform(0.02f, 0.1f);
-  return params;
+  return {ForceMethod::OneSidedAllPairs, params};
 }
 
 // Orbiting (orbit_radius > 0) or fixed attractors, 1 to 16 of them.
-SimParams attractor_params(TestRng& rng, bool orbiting) {
+testing::MethodParams attractor_params(TestRng& rng, bool orbiting) {
   SimParams params;
-  params.solver = Solver::Attractors;
   params.softening = rng.uniform(0.02f, 0.1f);
   params.attractors.count = rng.uniform_int(1, kMaxAttractors);
   for (int k = 0; k < params.attractors.count; ++k)
@@ -82,24 +80,31 @@ SimParams attractor_params(TestRng& rng, bool orbiting) {
                                   orbiting ? rng.uniform(0.1f, 1.0f) : 0.0f,
                                   rng.uniform(-2.0f, 2.0f),
                                   rng.uniform(0.0f, 6.28f)};
-  return params;
+  return {ForceMethod::Attractors, params};
+}
+
+// compute_diagnostics of `state` under `step`'s method's physics: what the GPU is held to.
+Diagnostics cpu_diagnostics(const std::vector<Particle>& state, const testing::MethodParams& step,
+                            double time) {
+  return compute_diagnostics(state, method_info(step.method).physics, step.params, time);
 }
 
 // GPU diagnostics of `state` in every layout against `expected`; the layouts must agree bitwise (the terms
 // and the reduction order do not depend on the layout), a second call must repeat the first bit for bit,
 // and the state must be left untouched.
-void expect_gpu_matches(const std::vector<Particle>& state, const SimParams& params, double time,
+void expect_gpu_matches(const std::vector<Particle>& state, const testing::MethodParams& step, double time,
                         const Diagnostics& expected, double potential_tolerance) {
   const int n = static_cast<int>(state.size());
   Diagnostics first{};
   for (Layout layout : kAllLayouts) {
-    const std::string what = std::string(to_string(params.solver)) + " N=" + std::to_string(n) + " " +
+    const std::string what = std::string(method_info(step.method).name) + " N=" + std::to_string(n) + " " +
                              std::string(to_string(layout));
     CudaBackend gpu(n, layout);
     gpu.upload(state);
-    const Diagnostics got = gpu.diagnostics(params, time);
+    gpu.set_force_method(step.method);
+    const Diagnostics got = gpu.diagnostics(step.params, time);
     expect_close(got, expected, state, potential_tolerance, what);
-    expect_identical(gpu.diagnostics(params, time), got, what + " (second call)");
+    expect_identical(gpu.diagnostics(step.params, time), got, what + " (second call)");
     if (layout == kAllLayouts[0]) {
       first = got;
     } else {
@@ -116,8 +121,8 @@ TEST(CudaDiagnostics, AllPairsMatchesTheCpu) {
   // reference is O(N^2), so the largest N is a few thousand.
   for (int n : {1, 2, 31, 33, 255, 256, 257, 513, testing::size_or_quick(4099, 300)}) {
     const std::vector<Particle> state = testing::random_particles(rng, n);
-    const SimParams params = all_pairs_params(rng);
-    expect_gpu_matches(state, params, 0.0, compute_diagnostics(state, params, 0.0), kTolerance);
+    const testing::MethodParams step = all_pairs_params(rng);
+    expect_gpu_matches(state, step, 0.0, cpu_diagnostics(state, step, 0.0), kTolerance);
   }
 }
 
@@ -127,9 +132,9 @@ TEST(CudaDiagnostics, FixedAttractorsMatchTheCpu) {
   // N = 1,000,003 spans the 1024-block grid-stride cap several times over.
   for (int n : testing::odd_sizes()) {
     const std::vector<Particle> state = testing::random_particles(rng, n);
-    const SimParams params = attractor_params(rng, false);
+    const testing::MethodParams step = attractor_params(rng, false);
     const double time = rng.uniform(0.0f, 10.0f);
-    expect_gpu_matches(state, params, time, compute_diagnostics(state, params, time), kTolerance);
+    expect_gpu_matches(state, step, time, cpu_diagnostics(state, step, time), kTolerance);
   }
 }
 
@@ -140,19 +145,24 @@ TEST(CudaDiagnostics, OrbitingAttractorsUseTheStepSnapshot) {
   TestRng rng;
   for (int n : testing::odd_sizes()) {
     const std::vector<Particle> state = testing::random_particles(rng, n);
-    const SimParams params = attractor_params(rng, true);
+    const testing::MethodParams step = attractor_params(rng, true);
     const double time = rng.uniform(0.0f, 2.0f);
-    expect_gpu_matches(state, params, time, compute_diagnostics(state, params, time), kTolerance);
+    expect_gpu_matches(state, step, time, cpu_diagnostics(state, step, time), kTolerance);
   }
 }
 
 TEST(CudaDiagnostics, AffordableUpToAMillionAllPairsAndAnyNWithAttractors) {
   COALESCE_REQUIRE_CUDA();
-  const CudaBackend gpu(33, Layout::SoA);
-  EXPECT_EQ(gpu.max_diagnostics_particles(Solver::AllPairs), 1 << 20);
-  EXPECT_EQ(gpu.max_diagnostics_particles(Solver::Attractors), std::numeric_limits<int>::max());
-  EXPECT_TRUE(gpu.diagnostics_affordable(Solver::AllPairs));
-  EXPECT_TRUE(gpu.diagnostics_affordable(Solver::Attractors));
+  CudaBackend gpu(33, Layout::SoA);
+  // The limit is the method's physics': both all-pairs methods have the pair potential's.
+  for (ForceMethod method : {ForceMethod::OneSidedAllPairs, ForceMethod::MutualAllPairs}) {
+    gpu.set_force_method(method);
+    EXPECT_EQ(gpu.max_diagnostics_particles(), 1 << 20) << method_info(method).name;
+    EXPECT_TRUE(gpu.diagnostics_affordable()) << method_info(method).name;
+  }
+  gpu.set_force_method(ForceMethod::Attractors);
+  EXPECT_EQ(gpu.max_diagnostics_particles(), std::numeric_limits<int>::max());
+  EXPECT_TRUE(gpu.diagnostics_affordable());
 }
 
 }  // namespace

@@ -36,26 +36,29 @@ constexpr long double kUnderflowUnit = sizeof(Real) == sizeof(float)
 
 template <class Real>
 std::vector<ParticleF64> gpu_step(const std::vector<ParticleRecord<Real>>& state, Layout layout,
-                                  const SimParams& params) {
+                                  const testing::MethodParams& step) {
   CudaBackend gpu(static_cast<int>(state.size()), layout, 0, kPrecisionOf<Real>);
   gpu.upload(state);
-  gpu.step(params, 0.0);
+  gpu.set_force_method(step.method);
+  gpu.step(step.params, 0.0);
   return gpu.download_f64();
 }
 
 // One step on the GPU in every layout against the CPU's scalar one-sided loop, velocity by velocity.
 template <class Real>
 void expect_within_bound_of_the_scalar_loop(const std::vector<ParticleRecord<Real>>& state,
-                                            const SimParams& params, const std::string& what) {
+                                            const testing::MethodParams& step, const std::string& what) {
+  const SimParams& params = step.params;
   const int n = static_cast<int>(state.size());
-  SimParams reference_params = params;
-  reference_params.forces = ForceScheme::OneSided;
   CpuBackend cpu(n, Layout::AoS, 2, kPrecisionOf<Real>, CpuTarget::Scalar);
   cpu.upload(state);
-  cpu.step(reference_params, 0.0);
+  // The one-sided loop is the reference of both all-pairs methods.
+  cpu.set_force_method(step.method == ForceMethod::MutualAllPairs ? ForceMethod::OneSidedAllPairs
+                                                                  : step.method);
+  cpu.step(params, 0.0);
   const std::vector<ParticleF64> reference = cpu.download_f64();
   std::vector<std::array<long double, 4>> sources = testing::sources_of(state);
-  if (method_info(method_of(params.solver)).physics == Physics::Attractors) {
+  if (method_info(step.method).physics == Physics::Attractors) {
     const auto snapshot = snapshot_attractors(params.attractors, Real(0));
     sources.clear();
     for (int k = 0; k < snapshot.count; ++k)
@@ -65,10 +68,9 @@ void expect_within_bound_of_the_scalar_loop(const std::vector<ParticleRecord<Rea
   const long double eps2 = softening_squared<Real>(params), dt = time_step<Real>(params);
   for (Layout layout : kAllLayouts) {
     const std::string where = what + " " + std::string(to_string(kPrecisionOf<Real>)) + " " +
-                              std::string(to_string(params.solver)) + " " +
-                              std::string(to_string(params.forces)) + " " + std::string(to_string(layout)) +
-                              " n=" + std::to_string(n);
-    const std::vector<ParticleF64> got = gpu_step(state, layout, params);
+                              std::string(method_info(step.method).name) + " " +
+                              std::string(to_string(layout)) + " n=" + std::to_string(n);
+    const std::vector<ParticleF64> got = gpu_step(state, layout, step);
     int bad = 0;
     for (std::size_t i = 0; i < state.size(); ++i) {
       const ParticleF64& a = got[i];
@@ -85,28 +87,27 @@ void expect_within_bound_of_the_scalar_loop(const std::vector<ParticleRecord<Rea
 }
 
 template <class Real>
-SimParams edge_params(TestRng& rng, ForceScheme scheme) {
+testing::MethodParams edge_params(TestRng& rng, ForceMethod method) {
   SimParams params;
-  params.forces = scheme;
   params.softening = testing::log_uniform(rng, -6, 3);
   params.dt = testing::log_uniform(rng, -9, 3);
-  return params;
+  return {method, params};
 }
 
 template <class Real>
 void check_far_pairs_and_edge_states(TestRng& rng) {
-  for (ForceScheme scheme : {ForceScheme::OneSided, ForceScheme::Mutual}) {
-    expect_within_bound_of_the_scalar_loop(testing::far_pair<Real>(rng), edge_params<Real>(rng, scheme),
+  for (ForceMethod method : {ForceMethod::OneSidedAllPairs, ForceMethod::MutualAllPairs}) {
+    expect_within_bound_of_the_scalar_loop(testing::far_pair<Real>(rng), edge_params<Real>(rng, method),
                                            "far pair");
     expect_within_bound_of_the_scalar_loop(testing::edge_state<Real>(rng, rng.uniform_int(1, 300)),
-                                           edge_params<Real>(rng, scheme), "edge state");
+                                           edge_params<Real>(rng, method), "edge state");
   }
-  SimParams attractors = testing::random_attractor_step(rng);
-  const SimParams edges = edge_params<Real>(rng, ForceScheme::OneSided);
-  attractors.softening = edges.softening;
-  attractors.dt = edges.dt;
-  for (int k = 0; k < attractors.attractors.count; ++k)
-    attractors.attractors.items[k].mass = testing::log_uniform(rng, -3, 12);
+  testing::MethodParams attractors = testing::random_attractor_step(rng);
+  const SimParams edges = edge_params<Real>(rng, ForceMethod::OneSidedAllPairs).params;
+  attractors.params.softening = edges.softening;
+  attractors.params.dt = edges.dt;
+  for (int k = 0; k < attractors.params.attractors.count; ++k)
+    attractors.params.attractors.items[k].mass = testing::log_uniform(rng, -3, 12);
   expect_within_bound_of_the_scalar_loop(testing::edge_state<Real>(rng, rng.uniform_int(1, 300)), attractors,
                                          "edge state");
 }

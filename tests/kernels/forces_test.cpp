@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string_view>
 
 #include "kernels/cuda_backend.h"
 #include "sim/byte_counts.h"
@@ -28,25 +29,27 @@ using testing::random_all_pairs_step;
 using testing::random_attractor_step;
 
 // Steps the same state on the CPU and on the GPU in every layout; GPU layouts must agree bitwise.
-void expect_step_matches_cpu(const std::vector<Particle>& state, const SimParams& params, double time,
-                             double kick_tolerance, double state_tolerance) {
+void expect_step_matches_cpu(const std::vector<Particle>& state, const testing::MethodParams& step,
+                             double time, double kick_tolerance, double state_tolerance) {
   const int n = static_cast<int>(state.size());
+  const std::string_view method = method_info(step.method).name;
   CpuBackend cpu(n, Layout::AoS, 2);
   cpu.upload(state);
-  cpu.step(params, time);
+  cpu.set_force_method(step.method);
+  cpu.step(step.params, time);
   const std::vector<Particle> expected = cpu.download();
 
   std::vector<Particle> first_gpu;
   for (Layout layout : kAllLayouts) {
     CudaBackend gpu(n, layout);
     gpu.upload(state);
-    gpu.step(params, time);
+    gpu.set_force_method(step.method);
+    gpu.step(step.params, time);
     const std::vector<Particle> got = gpu.download();
     const double kick_error =
         relative_error(testing::difference(got, state), testing::difference(expected, state));
-    EXPECT_LE(kick_error, kick_tolerance)
-        << to_string(params.solver) << " N=" << n << " " << to_string(layout);
-    EXPECT_LE(relative_error(got, expected), state_tolerance) << to_string(params.solver) << " N=" << n;
+    EXPECT_LE(kick_error, kick_tolerance) << method << " N=" << n << " " << to_string(layout);
+    EXPECT_LE(relative_error(got, expected), state_tolerance) << method << " N=" << n;
     if (first_gpu.empty()) {
       first_gpu = got;
     } else {
@@ -69,13 +72,13 @@ TEST(CudaForces, AllPairsMatchesTheCpu) {
 // each held to 4 sqrt(N) float roundings of the sum of the terms' magnitudes (a float sum of N terms drifts
 // like a random walk; cancellation cannot make it fail or pass). A lost or doubled partial sum, half a
 // body's pull, is far outside that.
-void expect_sampled_bodies_match_double_sums(TestRng& rng, ForceScheme scheme, int n) {
+void expect_sampled_bodies_match_double_sums(TestRng& rng, ForceMethod method, int n) {
   const std::vector<Particle> state = testing::random_particles(rng, n);
-  SimParams params = random_all_pairs_step(rng);
-  params.forces = scheme;
+  const SimParams params = random_all_pairs_step(rng).params;
   const Layout layout = testing::random_layout(rng);
   CudaBackend gpu(n, layout);
   gpu.upload(state);
+  gpu.set_force_method(method);
   gpu.kick(params, 0.0);
   const std::vector<Particle> got = gpu.download();
   const double eps2 = softening_squared<float>(params);  // the fp32 kernel's
@@ -97,14 +100,15 @@ void expect_sampled_bodies_match_double_sums(TestRng& rng, ForceScheme scheme, i
     const double walk = 4.0 * std::sqrt(static_cast<double>(n)) * 0x1p-24;
     for (int a = 0; a < 3; ++a)
       EXPECT_NEAR(kick[a], params.dt * sum[a], walk * params.dt * magnitude[a] + 0x1p-23 * std::abs(v[a]))
-          << to_string(scheme) << " N=" << n << " body " << i << " axis " << a << " " << to_string(layout);
+          << method_info(method).name << " N=" << n << " body " << i << " axis " << a << " "
+          << to_string(layout);
   }
 }
 
 TEST(CudaForces, AllPairsLargeNMatchesDoubleSumsOnSampledBodies) {
   COALESCE_REQUIRE_CUDA();
   TestRng rng;
-  expect_sampled_bodies_match_double_sums(rng, ForceScheme::OneSided,
+  expect_sampled_bodies_match_double_sums(rng, ForceMethod::OneSidedAllPairs,
                                           testing::size_or_quick(rng.uniform_int(600000, 700000), 5000));
 }
 
@@ -118,25 +122,25 @@ TEST(CudaForces, MutualMatchesTheCpuMutualReference) {
   TestRng rng;
   const int random_n = testing::size_or_quick(rng.uniform_int(3000, 6000), 700);
   for (int n : {1, 2, 31, 33, 255, 257, 513, 1023, 1025, 2049, random_n}) {
-    SimParams params = random_all_pairs_step(rng);
-    params.forces = ForceScheme::Mutual;
-    expect_step_matches_cpu(testing::random_particles(rng, n), params, 0.0, 1e-4, 1e-5);
+    testing::MethodParams step = random_all_pairs_step(rng);
+    step.method = ForceMethod::MutualAllPairs;
+    expect_step_matches_cpu(testing::random_particles(rng, n), step, 0.0, 1e-4, 1e-5);
   }
 }
 
 TEST(CudaForces, MutualLargeNMatchesDoubleSumsAndRepeatsBitwise) {
   COALESCE_REQUIRE_CUDA();
   TestRng rng;
-  expect_sampled_bodies_match_double_sums(rng, ForceScheme::Mutual,
+  expect_sampled_bodies_match_double_sums(rng, ForceMethod::MutualAllPairs,
                                           testing::size_or_quick(rng.uniform_int(200000, 300000), 5000));
   const int n = rng.uniform_int(20000, 40000);
   const std::vector<Particle> state = testing::random_particles(rng, n);
-  SimParams params = random_all_pairs_step(rng);
-  params.forces = ForceScheme::Mutual;
+  const SimParams params = random_all_pairs_step(rng).params;
   std::vector<Particle> runs[2];
   for (auto& run : runs) {
     CudaBackend gpu(n, testing::random_layout(rng));
     gpu.upload(state);
+    gpu.set_force_method(ForceMethod::MutualAllPairs);
     gpu.step(params, 0.0);
     run = gpu.download();
   }
@@ -157,8 +161,9 @@ TEST(CudaForces, ReportsInteractionsAndFormulaBytes) {
   const int n = 777;
   CudaBackend gpu(n, Layout::Float4);
   gpu.upload(testing::random_particles(rng, n));
-  const SimParams params = random_all_pairs_step(rng);
-  gpu.kick(params, 0.0);
+  const testing::MethodParams step = random_all_pairs_step(rng);
+  gpu.set_force_method(step.method);
+  gpu.kick(step.params, 0.0);
   gpu.synchronize();
   const std::vector<KernelTiming> timings = gpu.poll_timings();
   ASSERT_EQ(timings.size(), 1u);
@@ -167,7 +172,7 @@ TEST(CudaForces, ReportsInteractionsAndFormulaBytes) {
   // The state's bytes plus the partial sums written and read back (tests/kernels/partial_sums_test.cpp).
   EXPECT_GT(timings[0].scratch_bytes, 0.0);
   EXPECT_DOUBLE_EQ(timings[0].bytes - timings[0].scratch_bytes,
-                   bytes_moved(KernelKind::Forces, Layout::Float4, Solver::AllPairs, n));
+                   bytes_moved(KernelKind::Forces, Layout::Float4, step.method, n));
 }
 
 }  // namespace

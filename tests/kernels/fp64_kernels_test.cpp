@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kernels/cuda_backend.h"
@@ -44,21 +45,24 @@ double kick_error(const std::vector<ParticleF64>& got, const std::vector<Particl
   return static_cast<double>(norm > 0 ? std::sqrt(diff / norm) : std::sqrt(diff));
 }
 
-void expect_step_matches_cpu(const std::vector<ParticleF64>& state, const SimParams& params, double time) {
+void expect_step_matches_cpu(const std::vector<ParticleF64>& state, const testing::MethodParams& step,
+                             double time) {
   const int n = static_cast<int>(state.size());
+  const std::string_view method = method_info(step.method).name;
   CpuBackend cpu(n, Layout::AoS, 2, Precision::Fp64);
   cpu.upload(state);
-  cpu.step(params, time);
+  cpu.set_force_method(step.method);
+  cpu.step(step.params, time);
   const std::vector<ParticleF64> expected = cpu.download_f64();
   std::vector<ParticleF64> first;
   for (Layout layout : kAllLayouts) {
     CudaBackend gpu(n, layout, 0, Precision::Fp64);
     gpu.upload(state);
-    gpu.step(params, time);
+    gpu.set_force_method(step.method);
+    gpu.step(step.params, time);
     const std::vector<ParticleF64> got = gpu.download_f64();
-    EXPECT_LE(kick_error(got, expected, state), 1e-12) << to_string(params.solver) << " N=" << n << " "
-                                                       << to_string(layout);
-    EXPECT_LE(relative_error(got, expected), 1e-14) << to_string(params.solver) << " N=" << n;
+    EXPECT_LE(kick_error(got, expected, state), 1e-12) << method << " N=" << n << " " << to_string(layout);
+    EXPECT_LE(relative_error(got, expected), 1e-14) << method << " N=" << n;
     if (first.empty())
       first = got;
     else
@@ -79,9 +83,9 @@ TEST(CudaFp64, MutualMatchesTheCpuMutualReferenceInEveryLayout) {
   COALESCE_REQUIRE_CUDA();
   TestRng rng;
   for (int n : {1, 2, 31, 255, 257, 513, 1025, testing::size_or_quick(rng.uniform_int(3000, 6000), 700)}) {
-    SimParams params = random_all_pairs_step(rng);
-    params.forces = ForceScheme::Mutual;
-    expect_step_matches_cpu(testing::random_particles_wide(rng, n), params, 0.0);
+    testing::MethodParams step = random_all_pairs_step(rng);
+    step.method = ForceMethod::MutualAllPairs;
+    expect_step_matches_cpu(testing::random_particles_wide(rng, n), step, 0.0);
   }
 }
 
@@ -103,7 +107,7 @@ TEST(CudaFp64, RunsFollowTheLongDoubleReferenceSteppedWithTheTypedParameters) {
   SimParams all_pairs;
   all_pairs.dt = testing::typed_value(rng, 1e-3, 2e-2).value;
   all_pairs.softening = testing::typed_value(rng, 0.02, 0.1).value;
-  SimParams attractors = random_attractor_step(rng);
+  SimParams attractors = random_attractor_step(rng).params;
   attractors.dt = all_pairs.dt;
   attractors.softening = all_pairs.softening;
   for (int k = 0; k < attractors.attractors.count; ++k) {
@@ -115,20 +119,20 @@ TEST(CudaFp64, RunsFollowTheLongDoubleReferenceSteppedWithTheTypedParameters) {
     a.phase = testing::typed_value(rng, 0.01, 6).value;
     if (a.orbit_radius != 0) a.orbit_radius = testing::typed_value(rng, 0.1, 1).value;
   }
-  SimParams mutual = all_pairs;
-  mutual.forces = ForceScheme::Mutual;
-  for (const SimParams& params : {all_pairs, mutual, attractors}) {
-    const auto typed = testing::reference_run(start, params, steps);
-    const auto rounded = testing::reference_run(start, testing::float_parameters(params), steps);
+  for (const auto& [method, params] : {testing::MethodParams{ForceMethod::OneSidedAllPairs, all_pairs},
+                                       testing::MethodParams{ForceMethod::MutualAllPairs, all_pairs},
+                                       testing::MethodParams{ForceMethod::Attractors, attractors}}) {
+    const auto typed = testing::reference_run(start, method, params, steps);
+    const auto rounded = testing::reference_run(start, method, testing::float_parameters(params), steps);
     ASSERT_GT(testing::relative_error_to(testing::reference_records(rounded), typed), 1e-11)
         << "float parameters would pass too";
     for (Layout layout : kAllLayouts) {
       CudaBackend gpu(n, layout, 0, Precision::Fp64);
       gpu.upload(start);
+      gpu.set_force_method(method);
       for (int s = 0; s < steps; ++s) gpu.step(params, s * params.dt);
       EXPECT_LE(testing::relative_error_to(gpu.download_f64(), typed), 1e-12)
-          << to_string(params.solver) << " " << to_string(params.forces) << " " << to_string(layout)
-          << " n=" << n << " steps=" << steps;
+          << method_info(method).name << " " << to_string(layout) << " n=" << n << " steps=" << steps;
     }
   }
 }
@@ -145,9 +149,9 @@ TEST(CudaFp64, DriftPackAndConvertAreBitwiseTheCpus) {
     std::vector<float> cpu_pack(static_cast<std::size_t>(n) * 4);
     cpu.pack(PackVariant::Vector, cpu_pack.data(), MemorySpace::Host);
     SimParams drift_only;
-    drift_only.solver = Solver::Attractors;  // no attractors: the kick adds exactly 0
     drift_only.attractors.count = 0;
     drift_only.dt = dt;
+    cpu.set_force_method(ForceMethod::Attractors);  // no attractors: the kick adds exactly 0
     cpu.step(drift_only, 0.0);
     const std::vector<ParticleF64> cpu_drift = cpu.download_f64();
     for (Layout layout : kAllLayouts) {
@@ -195,7 +199,9 @@ TEST(CudaFp64, ReportsTheFp64FormulaBytesAndPrecision) {
   for (Layout layout : kAllLayouts) {
     CudaBackend gpu(n, layout, 0, Precision::Fp64);
     gpu.upload(testing::random_particles_wide(rng, n));
-    gpu.step(random_all_pairs_step(rng), 0.0);
+    const testing::MethodParams step = random_all_pairs_step(rng);
+    gpu.set_force_method(step.method);
+    gpu.step(step.params, 0.0);
     gpu.synchronize();
     const std::vector<KernelTiming> timings = gpu.poll_timings();
     ASSERT_EQ(timings.size(), 2u);
@@ -203,8 +209,9 @@ TEST(CudaFp64, ReportsTheFp64FormulaBytesAndPrecision) {
     // The state's bytes plus the partial sums written and read back (tests/kernels/partial_sums_test.cpp).
     EXPECT_GT(timings[0].scratch_bytes, 0.0);
     EXPECT_DOUBLE_EQ(timings[0].bytes - timings[0].scratch_bytes,
-                     bytes_moved(KernelKind::Forces, layout, Solver::AllPairs, n, Precision::Fp64));
-    EXPECT_DOUBLE_EQ(timings[1].bytes, bytes_moved(KernelKind::Integrate, layout, Solver::AllPairs, n, Precision::Fp64));
+                     bytes_moved(KernelKind::Forces, layout, step.method, n, Precision::Fp64));
+    EXPECT_DOUBLE_EQ(timings[1].bytes,
+                     bytes_moved(KernelKind::Integrate, layout, step.method, n, Precision::Fp64));
   }
 }
 

@@ -15,12 +15,11 @@ using testing::bitwise_equal;
 using testing::TestRng;
 
 // Attractors with none defined: the kick adds exactly 0 on both backends, so a step is a pure drift.
-SimParams drift_only(float dt) {
+testing::MethodParams drift_only(float dt) {
   SimParams params;
-  params.solver = Solver::Attractors;
   params.dt = dt;
   params.attractors.count = 0;
-  return params;
+  return {ForceMethod::Attractors, params};
 }
 
 void expect_drift_matches_cpu(TestRng& rng, int n, Layout layout) {
@@ -28,7 +27,9 @@ void expect_drift_matches_cpu(TestRng& rng, int n, Layout layout) {
   const float dt = rng.uniform(1e-3f, 0.5f);
   CpuBackend cpu(n, layout, 2);
   cpu.upload(state);
-  cpu.step(drift_only(dt), 0.0);
+  const testing::MethodParams step = drift_only(dt);
+  cpu.set_force_method(step.method);
+  cpu.step(step.params, 0.0);
   CudaBackend gpu(n, layout);
   gpu.upload(state);
   gpu.drift(dt);
@@ -59,13 +60,15 @@ TEST(CudaIntegrate, StepReportsBothKernelsWithFormulaBytes) {
   for (Layout layout : kAllLayouts) {
     CudaBackend gpu(n, layout);
     gpu.upload(testing::random_particles(rng, n));
-    gpu.step(drift_only(1e-3f), 0.0);
+    const testing::MethodParams step = drift_only(1e-3f);
+    gpu.set_force_method(step.method);
+    gpu.step(step.params, 0.0);
     gpu.synchronize();
     const std::vector<KernelTiming> timings = gpu.poll_timings();
     ASSERT_EQ(timings.size(), 2u);
     EXPECT_EQ(timings[0].kernel, KernelKind::Forces);
     EXPECT_EQ(timings[1].kernel, KernelKind::Integrate);
-    EXPECT_DOUBLE_EQ(timings[1].bytes, bytes_moved(KernelKind::Integrate, layout, Solver::Attractors, n));
+    EXPECT_DOUBLE_EQ(timings[1].bytes, bytes_moved(KernelKind::Integrate, layout, step.method, n));
     for (const KernelTiming& t : timings) {
       EXPECT_EQ(t.layout, layout);
       EXPECT_GT(t.milliseconds, 0.0);

@@ -8,26 +8,32 @@
 #include <vector>
 
 #include "tests/support/cuda_skip.h"
+#include "sim/force_method.h"
 #include "sim/particle.h"
 #include "sim/sim_params.h"
 #include "tests/support/test_random.h"
 
 namespace coalesce::testing {
 
-// A random all-pairs step that moves the state visibly in one step (dt 0.05-0.25) and is never singular
-// (softening 0.02-0.1): the kick is large against the rounding of v.
-inline SimParams random_all_pairs_step(TestRng& rng) {
+// A step's parameters with the force method they are for: the method is backend state, so a test sets it
+// (Backend::set_force_method) on every backend it steps with `params`, the GPU's and the CPU reference's.
+struct MethodParams {
+  ForceMethod method;
   SimParams params;
-  params.solver = Solver::AllPairs;
+};
+
+// A random all-pairs step that moves the state visibly in one step (dt 0.05-0.25) and is never singular
+// (softening 0.02-0.1): the kick is large against the rounding of v. One-sided; a mutual test sets method.
+inline MethodParams random_all_pairs_step(TestRng& rng) {
+  SimParams params;
   params.dt = rng.uniform(0.05f, 0.25f);
   params.softening = rng.uniform(0.02f, 0.1f);
-  return params;
+  return {ForceMethod::OneSidedAllPairs, params};
 }
 
 // A random attractor step: 1 to 16 attractors, fixed and orbiting, around the unit cloud.
-inline SimParams random_attractor_step(TestRng& rng) {
+inline MethodParams random_attractor_step(TestRng& rng) {
   SimParams params;
-  params.solver = Solver::Attractors;
   params.dt = rng.uniform(0.05f, 0.25f);
   params.softening = rng.uniform(0.02f, 0.1f);
   params.attractors.count = rng.uniform_int(1, kMaxAttractors);
@@ -37,7 +43,7 @@ inline SimParams random_attractor_step(TestRng& rng) {
                                   k % 2 == 0 ? 0.0f : rng.uniform(0.1f, 1.0f),
                                   rng.uniform(-2.0f, 2.0f),
                                   rng.uniform(0.0f, 6.28f)};
-  return params;
+  return {ForceMethod::Attractors, params};
 }
 
 // The odd sizes every memory-bound kernel is checked at (block edges, a prime-ish large N).

@@ -21,18 +21,19 @@ TEST(LaunchHold, HeldStepsRunAfterReleaseWithTheSameResultsAndNoneOfTheWaitInThe
   const int n = rng.uniform_int(1 << 16, 1 << 20);
   const Layout layout = testing::random_layout(rng);
   const std::vector<Particle> state = testing::random_particles(rng, n);
-  SimParams params;
-  params.solver = Solver::Attractors;
+  SimParams params;  // stepped under the attractors method with none: each step is a drift
   params.dt = rng.uniform(1e-4f, 1e-2f);
   params.attractors.count = 0;
   const int steps = rng.uniform_int(3, 12);
 
   CudaBackend unheld(n, layout);
   unheld.upload(state);
+  unheld.set_force_method(ForceMethod::Attractors);
   for (int i = 0; i < steps; ++i) unheld.step(params, 0.0);
 
   CudaBackend held(n, layout);
   held.upload(state);
+  held.set_force_method(ForceMethod::Attractors);
   (void)held.poll_timings();
   const auto wait = std::chrono::milliseconds(rng.uniform_int(100, 200));
   held.hold_launches();

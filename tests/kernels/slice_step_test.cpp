@@ -21,15 +21,15 @@ TEST(CudaSlices, RandomSlicesStepLikeTheWholeStateBitwise) {
   };
   for (Layout layout : kAllLayouts) {
     for (Precision precision : kAllPrecisions) {
-      for (Solver solver : {Solver::AllPairs, Solver::Attractors}) {
+      for (ForceMethod method : {ForceMethod::OneSidedAllPairs, ForceMethod::Attractors}) {
         // Sizes past several j segments (1,024 sources each up to N ~ 5,000) and chunk edges.
         const int n = rng.uniform_int(1, testing::size_or_quick(9000, 3000));
-        SimParams params = method_info(method_of(solver)).physics == Physics::PairGravity
-                               ? testing::random_all_pairs_step(rng)
-                               : testing::random_attractor_step(rng);
-        testing::expect_slices_step_like_whole(make, testing::random_particles_wide(rng, n), layout, precision, params,
-                                      testing::random_cuts(rng, n, rng.uniform_int(1, 4)), 2,
-                                      "seed " + std::to_string(rng.seed()));
+        const testing::MethodParams step = method_info(method).physics == Physics::PairGravity
+                                               ? testing::random_all_pairs_step(rng)
+                                               : testing::random_attractor_step(rng);
+        testing::expect_slices_step_like_whole(
+            make, testing::random_particles_wide(rng, n), layout, precision, step.method, step.params,
+            testing::random_cuts(rng, n, rng.uniform_int(1, 4)), 2, "seed " + std::to_string(rng.seed()));
       }
     }
   }

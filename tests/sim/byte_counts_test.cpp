@@ -14,7 +14,6 @@ namespace {
 
 constexpr KernelKind kKernels[] = {KernelKind::Forces, KernelKind::Integrate, KernelKind::Pack,
                                    KernelKind::Convert};
-constexpr Solver kSolvers[] = {Solver::AllPairs, Solver::Attractors};
 
 struct ParsedFormula {
   double term_sum = 0;      // the sum of the "K B ..." terms
@@ -93,15 +92,15 @@ TEST(ByteCounts, RenderedTextMatchesTheCountedBytes) {
   for (const PrecisionInfo& p : kPrecisionTable) {
   for (const LayoutInfo& row : kLayoutTable) {
     for (KernelKind kind : kKernels) {
-      for (Solver solver : kSolvers) {
-        const std::string text = kernel_byte_formula(kind, row.layout, solver, p.precision).text();
+      for (const ForceMethodInfo& method : kForceMethodTable) {
+        const std::string text = kernel_byte_formula(kind, row.layout, method.method, p.precision).text();
         SCOPED_TRACE(std::string(row.name) + " " + std::string(p.name) + " " + std::string(to_string(kind)) +
-                     ": " + text);
+                     " " + std::string(method.name) + ": " + text);
         const ParsedFormula parsed =
             parse(text, [&](const std::string& what) { return expected_term(row, p.precision, what); });
         EXPECT_EQ(parsed.term_sum, parsed.stated_total);
-        EXPECT_EQ(parsed.stated_total * n, bytes_moved(kind, row.layout, solver, n, p.precision));
-        const double count = interactions(kind, solver, n, attractors);
+        EXPECT_EQ(parsed.stated_total * n, bytes_moved(kind, row.layout, method.method, n, p.precision));
+        const double count = interactions(kind, method.method, n, attractors);
         if (parsed.interactions == "N^2")
           EXPECT_EQ(count, static_cast<double>(n) * n);
         else if (parsed.interactions == "N x k")

@@ -36,7 +36,7 @@ TEST(Conservation, PlummerSphereEnergyAndMomentumOver1000Steps) {
   CpuBackend backend(scene.particles, layout, 2);
   backend.upload(start);
 
-  const Diagnostics initial = compute_diagnostics(start, scene.params, 0.0);
+  const Diagnostics initial = compute_diagnostics(start, Physics::PairGravity, scene.params, 0.0);
   ASSERT_LT(initial.total_energy, 0.0);  // bound system
   EXPECT_LT(norm(initial.momentum), kMomentumBound);
   double worst_drift = 0, worst_momentum = 0;
@@ -45,7 +45,8 @@ TEST(Conservation, PlummerSphereEnergyAndMomentumOver1000Steps) {
     backend.step(scene.params, clock.time(scene.params.dt));
     ++clock.step;
     if (clock.step % 100 != 0) continue;
-    const Diagnostics d = compute_diagnostics(backend.download(), scene.params, clock.time(scene.params.dt));
+    const Diagnostics d = compute_diagnostics(backend.download(), Physics::PairGravity, scene.params,
+                                              clock.time(scene.params.dt));
     worst_drift =
         std::max(worst_drift, std::abs((d.total_energy - initial.total_energy) / initial.total_energy));
     worst_momentum = std::max(worst_momentum, norm(d.momentum));
@@ -62,7 +63,8 @@ TEST(Conservation, PlummerSphereStartsInVirialEquilibrium) {
   Scene scene = preset_scene("plummer");
   scene.particles = 2048;
   scene.seed = rng.engine()();
-  const Diagnostics d = compute_diagnostics(generate_initial_state(scene), scene.params, 0.0);
+  const Diagnostics d =
+      compute_diagnostics(generate_initial_state(scene), Physics::PairGravity, scene.params, 0.0);
   const double ratio = -2.0 * d.kinetic_energy / d.potential_energy;
   EXPECT_NEAR(ratio, 1.0, 0.15);  // sampling noise ~1/sqrt(N) and softening lower |W| slightly
 }
@@ -71,16 +73,15 @@ TEST(Conservation, DiagnosticsMatchHandComputedTwoBodyValues) {
   SimParams params;
   params.softening = 0.5f;
   const std::vector<Particle> two = {{0, 0, 0, 1, 0, 0, 2}, {3, 4, 0, 0, -1, 0, 1}};
-  const Diagnostics d = compute_diagnostics(two, params, 0.0);
+  const Diagnostics d = compute_diagnostics(two, Physics::PairGravity, params, 0.0);
   EXPECT_DOUBLE_EQ(d.kinetic_energy, 0.5 * 2 * 1 + 0.5 * 1 * 1);
   EXPECT_NEAR(d.potential_energy, -2.0 / std::sqrt(25.0 + 0.25), 1e-12);
   EXPECT_DOUBLE_EQ(d.total_energy, d.kinetic_energy + d.potential_energy);
   EXPECT_DOUBLE_EQ(d.momentum.x, 2.0);
   EXPECT_DOUBLE_EQ(d.momentum.y, -1.0);
-  params.solver = Solver::Attractors;
   params.attractors.count = 1;
   params.attractors.items[0] = {{0, 0, 0}, 4.0f, 1.0f, 0.5f, 0.0f};  // at (cos 1, sin 1, 0) when t = 2
-  const Diagnostics a = compute_diagnostics({two[0]}, params, 2.0);
+  const Diagnostics a = compute_diagnostics({two[0]}, Physics::Attractors, params, 2.0);
   EXPECT_NEAR(a.potential_energy, -2.0 * 4.0 / std::sqrt(1.0 + 0.25), 1e-6);
 }
 

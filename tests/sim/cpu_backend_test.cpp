@@ -19,7 +19,6 @@ using testing::TestRng;
 
 SimParams all_pairs_params() {
   SimParams p;
-  p.solver = Solver::AllPairs;
   p.dt = 1e-3f;
   p.softening = 0.05f;
   return p;
@@ -27,7 +26,6 @@ SimParams all_pairs_params() {
 
 SimParams attractor_params(TestRng& rng) {
   SimParams p;
-  p.solver = Solver::Attractors;
   p.dt = 2e-3f;
   p.softening = 0.1f;
   p.attractors.count = rng.uniform_int(1, kMaxAttractors);
@@ -42,10 +40,11 @@ SimParams attractor_params(TestRng& rng) {
   return p;
 }
 
-std::vector<Particle> run(const std::vector<Particle>& start, Layout layout, const SimParams& params,
-                          int steps, int threads = 2) {
+std::vector<Particle> run(const std::vector<Particle>& start, Layout layout, ForceMethod method,
+                          const SimParams& params, int steps, int threads = 2) {
   CpuBackend backend(static_cast<int>(start.size()), layout, threads);
   backend.upload(start);
+  backend.set_force_method(method);
   for (int s = 0; s < steps; ++s) backend.step(params, s * static_cast<double>(params.dt));
   return backend.download();
 }
@@ -74,10 +73,11 @@ TEST(CpuBackend, ConversionRoundTripsAreBitwiseAcrossAllLayoutPairs) {
 TEST(CpuBackend, AllPairsStepsAreBitwiseEqualAcrossLayouts) {
   TestRng rng;
   const auto state = testing::random_particles(rng, rng.uniform_int(50, 400));
-  const auto reference = run(state, Layout::AoS, all_pairs_params(), 10);
+  const auto reference = run(state, Layout::AoS, ForceMethod::OneSidedAllPairs, all_pairs_params(), 10);
   EXPECT_FALSE(testing::bitwise_equal(reference, state));
   for (Layout layout : kAllLayouts)
-    EXPECT_TRUE(testing::bitwise_equal(run(state, layout, all_pairs_params(), 10), reference))
+    EXPECT_TRUE(testing::bitwise_equal(
+        run(state, layout, ForceMethod::OneSidedAllPairs, all_pairs_params(), 10), reference))
         << to_string(layout);
 }
 
@@ -85,20 +85,24 @@ TEST(CpuBackend, AttractorStepsAreBitwiseEqualAcrossLayouts) {
   TestRng rng;
   const SimParams params = attractor_params(rng);
   const auto state = testing::random_particles(rng, rng.uniform_int(100, 5000));
-  const auto reference = run(state, Layout::AoS, params, 20);
+  const auto reference = run(state, Layout::AoS, ForceMethod::Attractors, params, 20);
   for (Layout layout : kAllLayouts)
-    EXPECT_TRUE(testing::bitwise_equal(run(state, layout, params, 20), reference)) << to_string(layout);
+    EXPECT_TRUE(testing::bitwise_equal(run(state, layout, ForceMethod::Attractors, params, 20), reference))
+        << to_string(layout);
 }
 
 TEST(CpuBackend, StepsDoNotDependOnThreadCount) {
   TestRng rng;
   const auto state = testing::random_particles(rng, rng.uniform_int(3, 300));
   const Layout layout = testing::random_layout(rng);
-  const auto one = run(state, layout, all_pairs_params(), 5, 1);
+  const auto one = run(state, layout, ForceMethod::OneSidedAllPairs, all_pairs_params(), 5, 1);
   for (int threads : {2, 3, 7})
-    EXPECT_TRUE(testing::bitwise_equal(run(state, layout, all_pairs_params(), 5, threads), one)) << threads;
+    EXPECT_TRUE(testing::bitwise_equal(
+        run(state, layout, ForceMethod::OneSidedAllPairs, all_pairs_params(), 5, threads), one))
+        << threads;
   const SimParams attract = attractor_params(rng);
-  EXPECT_TRUE(testing::bitwise_equal(run(state, layout, attract, 5, 5), run(state, layout, attract, 5, 1)));
+  EXPECT_TRUE(testing::bitwise_equal(run(state, layout, ForceMethod::Attractors, attract, 5, 5),
+                                     run(state, layout, ForceMethod::Attractors, attract, 5, 1)));
 }
 
 // One attractor step against the same formulas evaluated independently in double precision.
@@ -109,6 +113,7 @@ TEST(CpuBackend, AttractorStepMatchesDirectDoubleEvaluation) {
   const double time = rng.uniform(0, 10);
   CpuBackend backend(static_cast<int>(state.size()), Layout::SoA, 2);
   backend.upload(state);
+  backend.set_force_method(ForceMethod::Attractors);
   backend.step(params, time);
   const auto got = backend.download();
   const double dt = params.dt, eps2 = static_cast<double>(params.softening) * params.softening;
@@ -193,13 +198,13 @@ TEST(CpuBackend, ReportsTimingsWithSharedByteCounts) {
   EXPECT_EQ(timings[3].bytes, (32.0 + 28.0) * n);
   for (const auto& t : timings) EXPECT_GE(t.milliseconds, 0.0);
   EXPECT_TRUE(backend.poll_timings().empty());
-  EXPECT_EQ(bytes_moved(KernelKind::Forces, Layout::SoA, Solver::AllPairs, n), 40.0 * n);
-  EXPECT_EQ(bytes_moved(KernelKind::Forces, Layout::AoS, Solver::Attractors, n), 36.0 * n);
-  EXPECT_EQ(bytes_moved(KernelKind::Integrate, Layout::SoA, Solver::Attractors, n), 36.0 * n);
-  EXPECT_EQ(bytes_moved(KernelKind::Pack, Layout::AoS, Solver::AllPairs, n), 40.0 * n);
-  EXPECT_EQ(bytes_moved(KernelKind::Convert, Layout::SoA, Solver::AllPairs, n), 56.0 * n);
-  EXPECT_EQ(interactions(KernelKind::Forces, Solver::Attractors, n, 5), 5.0 * n);
-  EXPECT_EQ(interactions(KernelKind::Pack, Solver::AllPairs, n, 0), 0.0);
+  EXPECT_EQ(bytes_moved(KernelKind::Forces, Layout::SoA, ForceMethod::OneSidedAllPairs, n), 40.0 * n);
+  EXPECT_EQ(bytes_moved(KernelKind::Forces, Layout::AoS, ForceMethod::Attractors, n), 36.0 * n);
+  EXPECT_EQ(bytes_moved(KernelKind::Integrate, Layout::SoA, ForceMethod::Attractors, n), 36.0 * n);
+  EXPECT_EQ(bytes_moved(KernelKind::Pack, Layout::AoS, ForceMethod::OneSidedAllPairs, n), 40.0 * n);
+  EXPECT_EQ(bytes_moved(KernelKind::Convert, Layout::SoA, ForceMethod::OneSidedAllPairs, n), 56.0 * n);
+  EXPECT_EQ(interactions(KernelKind::Forces, ForceMethod::Attractors, n, 5), 5.0 * n);
+  EXPECT_EQ(interactions(KernelKind::Pack, ForceMethod::OneSidedAllPairs, n, 0), 0.0);
 }
 
 TEST(CpuBackend, DescribesTheMachine) {

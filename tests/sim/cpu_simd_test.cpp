@@ -56,7 +56,6 @@ std::string name(CpuTarget target) {
 
 SimParams all_pairs_params(TestRng& rng) {
   SimParams p;
-  p.solver = Solver::AllPairs;
   p.dt = rng.uniform(1e-4f, 2e-3f);
   p.softening = rng.uniform(0.01f, 0.2f);
   return p;
@@ -64,7 +63,6 @@ SimParams all_pairs_params(TestRng& rng) {
 
 SimParams attractor_params(TestRng& rng, int count) {
   SimParams p;
-  p.solver = Solver::Attractors;
   p.dt = rng.uniform(1e-4f, 2e-3f);
   p.softening = rng.uniform(0.01f, 0.2f);
   p.attractors.count = count;
@@ -77,10 +75,12 @@ SimParams attractor_params(TestRng& rng, int count) {
 
 // The state after `steps` steps, widened to double (exact in either precision).
 template <class Real>
-std::vector<ParticleF64> step_once(const std::vector<ParticleRecord<Real>>& start, Layout layout, CpuTarget target,
-                                   const SimParams& params, int threads = 2, int steps = 1) {
+std::vector<ParticleF64> step_once(const std::vector<ParticleRecord<Real>>& start, Layout layout,
+                                   CpuTarget target, ForceMethod method, const SimParams& params,
+                                   int threads = 2, int steps = 1) {
   CpuBackend backend(static_cast<int>(start.size()), layout, threads, kPrecisionOf<Real>, target);
   backend.upload(start);
+  backend.set_force_method(method);
   for (int s = 0; s < steps; ++s) backend.step(params, s * static_cast<double>(params.dt));
   return backend.download_f64();
 }
@@ -174,8 +174,8 @@ void check_all_pairs_step(TestRng& rng, CpuTarget target) {
   const auto state = random_state<Real>(rng, n);
   const SimParams params = all_pairs_params(rng);
   const Layout layout = testing::random_layout(rng);
-  const auto simd = step_once(state, layout, target, params);
-  const auto reference = step_once(state, layout, CpuTarget::Scalar, params);
+  const auto simd = step_once(state, layout, target, ForceMethod::OneSidedAllPairs, params);
+  const auto reference = step_once(state, layout, CpuTarget::Scalar, ForceMethod::OneSidedAllPairs, params);
   count_outside_bound(state, simd, reference, testing::sources_of(state), params, name<Real>(target));
 }
 
@@ -192,8 +192,8 @@ void check_attractor_step(TestRng& rng, CpuTarget target) {
   const auto state = random_state<Real>(rng, n);
   const SimParams params = attractor_params(rng, rng.uniform_int(1, kMaxAttractors));
   const Layout layout = testing::random_layout(rng);
-  const auto simd = step_once(state, layout, target, params, 2, 3);
-  const auto reference = step_once(state, layout, CpuTarget::Scalar, params, 2, 3);
+  const auto simd = step_once(state, layout, target, ForceMethod::Attractors, params, 2, 3);
+  const auto reference = step_once(state, layout, CpuTarget::Scalar, ForceMethod::Attractors, params, 2, 3);
   const long double eps = std::numeric_limits<Real>::epsilon();
   long double total_mass = 0;
   for (int k = 0; k < params.attractors.count; ++k) total_mass += params.attractors.items[k].mass;
@@ -230,6 +230,7 @@ void check_drift_and_pack(TestRng& rng, CpuTarget target) {
     std::vector<float> simd_out(4 * static_cast<std::size_t>(n)), reference_out(simd_out.size());
     for (CpuBackend* b : {&simd, &reference}) {
       b->upload(state);
+      b->set_force_method(ForceMethod::Attractors);
       b->step(params, 0.0);
     }
     simd.pack(PackVariant::Vector, simd_out.data(), MemorySpace::Host);
@@ -252,11 +253,14 @@ template <class Real>
 void check_layouts_and_threads_agree(TestRng& rng, CpuTarget target) {
   const int n = rng.uniform_int(1, 600);
   const auto state = random_state<Real>(rng, n);
-  const SimParams params = rng.uniform_int(0, 1) == 0 ? all_pairs_params(rng) : attractor_params(rng, 5);
-  const auto reference = step_once(state, Layout::AoS, target, params, 2, 3);
+  const bool pairs = rng.uniform_int(0, 1) == 0;
+  const ForceMethod method = pairs ? ForceMethod::OneSidedAllPairs : ForceMethod::Attractors;
+  const SimParams params = pairs ? all_pairs_params(rng) : attractor_params(rng, 5);
+  const auto reference = step_once(state, Layout::AoS, target, method, params, 2, 3);
   for (Layout layout : kAllLayouts)
     for (int threads : {1, 3})
-      EXPECT_TRUE(testing::bitwise_equal(step_once(state, layout, target, params, threads, 3), reference))
+      EXPECT_TRUE(
+          testing::bitwise_equal(step_once(state, layout, target, method, params, threads, 3), reference))
           << name<Real>(target) << " " << to_string(layout) << ", " << threads << " threads";
 }
 
@@ -277,12 +281,14 @@ void check_edge_step(TestRng& rng, CpuTarget target) {
   const auto state =
       pair ? testing::far_pair<Real>(rng) : testing::edge_state<Real>(rng, rng.uniform_int(1, 200));
   SimParams params;
+  ForceMethod method = ForceMethod::OneSidedAllPairs;
   params.softening = testing::log_uniform(rng, -6, 3);
   params.dt = testing::log_uniform(rng, -9, 3);
   std::vector<std::array<long double, 4>> sources = testing::sources_of(state);
   if (!pair && rng.uniform_int(0, 1) == 0) {  // attractors: at most 16 sources, the bodies far from them
     const double softening = params.softening, dt = params.dt;
     params = attractor_params(rng, rng.uniform_int(1, kMaxAttractors));
+    method = ForceMethod::Attractors;
     params.softening = softening;
     params.dt = dt;
     for (int k = 0; k < params.attractors.count; ++k)
@@ -294,13 +300,13 @@ void check_edge_step(TestRng& rng, CpuTarget target) {
           {snapshot.position[k].x, snapshot.position[k].y, snapshot.position[k].z, snapshot.mass[k]});
   }
   const Layout layout = testing::random_layout(rng);
-  const auto simd = step_once(state, layout, target, params);
-  const auto reference = step_once(state, layout, CpuTarget::Scalar, params);
+  const auto simd = step_once(state, layout, target, method, params);
+  const auto reference = step_once(state, layout, CpuTarget::Scalar, method, params);
   for (const auto& p : reference)
     ASSERT_TRUE(std::isfinite(p.vx) && std::isfinite(p.vy) && std::isfinite(p.vz))
         << "the scalar loop's own step";
   const std::string where =
-      name<Real>(target) + " " + std::string(to_string(params.solver)) + (pair ? " far pair" : " edge state");
+      name<Real>(target) + " " + std::string(method_info(method).name) + (pair ? " far pair" : " edge state");
   count_outside_bound(state, simd, reference, sources, params, where);
 }
 

@@ -1,6 +1,5 @@
-// The force-method table (sim/force_method.h) against what the code decides today by Solver and
-// ForceScheme: the same names, pair counts and interactions, so moving each decision onto a row field
-// changes no output. Random sizes; the seed is printed on failure.
+// The force-method table (sim/force_method.h): names that parse back to their rows, the counts peers report,
+// and rank_slices as the backends' behaviour. Random sizes; the seed is printed on failure.
 #include <gtest/gtest.h>
 
 #include <optional>
@@ -10,31 +9,26 @@
 #include "sim/byte_counts.h"
 #include "sim/cpu_backend.h"
 #include "sim/force_method.h"
-#include "sim/force_scheme.h"
 #include "sim/layout.h"
 #include "tests/support/test_random.h"
 
 namespace coalesce {
 namespace {
 
-TEST(ForceMethod, NamesAreTheCliSpellingsOfSolverAndForceScheme) {
+// --solver names a family (its first row), --forces a row of it; every name parses back to its own row.
+TEST(ForceMethod, NamesParseBackToTheirRows) {
   for (const ForceMethodInfo& row : kForceMethodTable) {
     SCOPED_TRACE(std::string(row.name));
-    EXPECT_EQ(row.solver_name, to_string(solver_of(row.method)));
-    EXPECT_EQ(parse_solver(row.solver_name), solver_of(row.method));
-    if (!row.forces_name.empty()) {
-      const auto scheme = parse_force_scheme(row.forces_name);
-      ASSERT_TRUE(scheme.has_value());
-      EXPECT_EQ(to_string(*scheme), row.forces_name);
-    }
     EXPECT_EQ(parse_solver_family(row.solver_name), family_of(row.method));
-    const auto scheme =
-        row.method == ForceMethod::MutualAllPairs ? ForceScheme::Mutual : ForceScheme::OneSided;
-    EXPECT_EQ(method_of(solver_of(row.method), scheme), row.method);
+    EXPECT_EQ(method_info(family_of(row.method)).solver_name, row.solver_name);
     EXPECT_EQ(row.forces_name.empty() ? std::optional<ForceMethod>() : std::optional(row.method),
               parse_forces_in(family_of(row.method), row.forces_name));
+    if (!row.forces_name.empty()) EXPECT_EQ(parse_forces(row.forces_name), row.method);
+    EXPECT_EQ(has_forces_choice(row.method), !row.forces_name.empty());
   }
   EXPECT_FALSE(parse_solver_family("tree").has_value());
+  EXPECT_FALSE(parse_forces("auto").has_value());
+  EXPECT_FALSE(parse_forces("").has_value());
   EXPECT_FALSE(parse_forces_in(ForceMethod::Attractors, "mutual").has_value());
   EXPECT_FALSE(parse_forces_in(ForceMethod::OneSidedAllPairs, "auto").has_value());
 }
@@ -55,16 +49,15 @@ TEST(ForceMethod, CountsAreTheOnesPeersReport) {
     EXPECT_EQ(evaluations(ForceMethod::Attractors, n, k), nn * k);
     for (ForceMethod pairs : {ForceMethod::OneSidedAllPairs, ForceMethod::MutualAllPairs}) {
       EXPECT_EQ(interactions(pairs, targets, n, k), static_cast<double>(targets) * nn);
-      EXPECT_EQ(interactions(KernelKind::Forces, solver_of(pairs), targets, n, k),
-                static_cast<double>(targets) * nn);
+      EXPECT_EQ(interactions(KernelKind::Forces, pairs, targets, n, k), static_cast<double>(targets) * nn);
     }
     EXPECT_EQ(interactions(ForceMethod::Attractors, targets, n, k), static_cast<double>(targets) * k);
-    EXPECT_EQ(interactions(KernelKind::Integrate, Solver::AllPairs, targets, n, k), 0.0);
+    EXPECT_EQ(interactions(KernelKind::Integrate, ForceMethod::OneSidedAllPairs, targets, n, k), 0.0);
   }
   // The labels the formulas print (docs/kernels.md).
-  EXPECT_EQ(interactions_label(KernelKind::Forces, Solver::AllPairs), "N^2");
-  EXPECT_EQ(interactions_label(KernelKind::Forces, Solver::Attractors), "N x k");
-  EXPECT_EQ(interactions_label(KernelKind::Pack, Solver::AllPairs), "");
+  EXPECT_EQ(interactions_label(KernelKind::Forces, ForceMethod::OneSidedAllPairs), "N^2");
+  EXPECT_EQ(interactions_label(KernelKind::Forces, ForceMethod::Attractors), "N x k");
+  EXPECT_EQ(interactions_label(KernelKind::Pack, ForceMethod::OneSidedAllPairs), "");
 }
 
 // rank_slices is what the CPU backend does: a slice [begin, end) of a row without it is refused, of a row
@@ -79,9 +72,8 @@ TEST(ForceMethod, RankSlicesIsWhetherTheBackendStepsASlice) {
     SCOPED_TRACE(std::string(row.name));
     CpuBackend cpu(n, testing::random_layout(rng), 1, testing::random_precision(rng));
     cpu.upload(testing::random_particles(rng, n));
+    cpu.set_force_method(row.method);
     SimParams params;
-    params.solver = solver_of(row.method);
-    params.forces = row.method == ForceMethod::MutualAllPairs ? ForceScheme::Mutual : ForceScheme::OneSided;
     params.attractors.count = row.physics == Physics::Attractors ? rng.uniform_int(1, kMaxAttractors) : 0;
     if (row.rank_slices)
       EXPECT_NO_THROW(cpu.step_range(params, 0.0, begin, end));

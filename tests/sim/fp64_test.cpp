@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include "sim/cpu_backend.h"
@@ -27,7 +28,6 @@ constexpr double kReferenceBound = 1e-12;
 
 SimParams random_all_pairs(TestRng& rng) {
   SimParams params;
-  params.solver = Solver::AllPairs;
   params.dt = rng.uniform(0.01f, 0.1f);
   params.softening = rng.uniform(0.02f, 0.1f);
   return params;
@@ -68,19 +68,22 @@ TEST(CpuFp64, LayoutsStepBitwiseEqualBothSolvers) {
   const int n = rng.uniform_int(1, 700);
   const std::vector<ParticleF64> start = testing::random_particles_wide(rng, n);
   SimParams attractors;
-  attractors.solver = Solver::Attractors;
   attractors.attractors = preset_scene("swirl").params.attractors;
-  for (const SimParams& params : {random_all_pairs(rng), attractors}) {
+  const std::pair<ForceMethod, SimParams> runs[] = {{ForceMethod::OneSidedAllPairs, random_all_pairs(rng)},
+                                                    {ForceMethod::Attractors, attractors}};
+  for (const auto& [method, params] : runs) {
     std::vector<ParticleF64> first;
     for (Layout layout : kAllLayouts) {
       CpuBackend cpu(n, layout, 2, Precision::Fp64);
       cpu.upload(start);
+      cpu.set_force_method(method);
       for (int s = 0; s < 3; ++s) cpu.step(params, 0.25 * s);
       const std::vector<ParticleF64> got = cpu.download_f64();
       if (first.empty())
         first = got;
       else
-        EXPECT_TRUE(testing::bitwise_equal(got, first)) << to_string(layout) << " " << to_string(params.solver);
+        EXPECT_TRUE(testing::bitwise_equal(got, first))
+            << to_string(layout) << " " << method_info(method).name;
     }
   }
 }
@@ -133,7 +136,7 @@ TEST(CpuFp64, PlummerSphereConservesToFp64Rounding) {
   narrow.upload(start);
   std::vector<testing::ReferenceBody> ref = testing::reference_bodies(start);
   const long double eps2 = static_cast<long double>(scene.params.softening) * scene.params.softening;
-  const Vec3d p0 = compute_diagnostics(wide.download_f64(), scene.params, 0.0).momentum;
+  const Vec3d p0 = compute_diagnostics(wide.download_f64(), Physics::PairGravity, scene.params, 0.0).momentum;
   double worst_wide = 0, worst_narrow = 0, worst_momentum = 0;
   for (int s = 1; s <= 1000; ++s) {
     wide.step(scene.params, 0.0);
@@ -145,11 +148,15 @@ TEST(CpuFp64, PlummerSphereConservesToFp64Rounding) {
       exact[i] = {static_cast<double>(ref[i].x),  static_cast<double>(ref[i].y),  static_cast<double>(ref[i].z),
                   static_cast<double>(ref[i].vx), static_cast<double>(ref[i].vy), static_cast<double>(ref[i].vz),
                   static_cast<double>(ref[i].m)};
-    const double e_ref = compute_diagnostics(exact, scene.params, 0.0).total_energy;
-    const Diagnostics d = compute_diagnostics(wide.download_f64(), scene.params, 0.0);
+    const double e_ref = compute_diagnostics(exact, Physics::PairGravity, scene.params, 0.0).total_energy;
+    const Diagnostics d = compute_diagnostics(wide.download_f64(), Physics::PairGravity, scene.params, 0.0);
     worst_wide = std::max(worst_wide, std::abs((d.total_energy - e_ref) / e_ref));
     worst_narrow = std::max(
-        worst_narrow, std::abs((compute_diagnostics(narrow.download(), scene.params, 0.0).total_energy - e_ref) / e_ref));
+        worst_narrow,
+        std::abs(
+            (compute_diagnostics(narrow.download(), Physics::PairGravity, scene.params, 0.0).total_energy -
+             e_ref) /
+            e_ref));
     worst_momentum = std::max(worst_momentum, norm({d.momentum.x - p0.x, d.momentum.y - p0.y, d.momentum.z - p0.z}));
   }
   RecordProperty("fp64_energy_vs_exact", std::to_string(worst_wide));

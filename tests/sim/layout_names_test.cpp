@@ -7,6 +7,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "sim/force_method.h"
 #include "sim/layout.h"
 #include "sim/layout_storage.h"
 #include "tests/support/test_random.h"
@@ -16,8 +17,8 @@ namespace coalesce {
 TEST(LayoutNames, RoundTrip) {
   for (Layout l : kAllLayouts) EXPECT_EQ(parse_layout(to_string(l)), l);
   for (PackVariant v : kAllPackVariants) EXPECT_EQ(parse_pack_variant(to_string(v)), v);
-  EXPECT_EQ(parse_solver("all-pairs"), Solver::AllPairs);
-  EXPECT_EQ(parse_solver("attractors"), Solver::Attractors);
+  EXPECT_EQ(parse_solver_family("all-pairs"), ForceMethod::OneSidedAllPairs);
+  EXPECT_EQ(parse_solver_family("attractors"), ForceMethod::Attractors);
   EXPECT_FALSE(parse_layout("AOS").has_value());
   EXPECT_FALSE(parse_pack_variant("").has_value());
 }

@@ -47,7 +47,7 @@ TEST_F(SceneFile, ShippedExamplesLoadAndMatchTheirPresets) {
     const Scene s = load_scene_file(std::string(COALESCE_SOURCE_DIR) + "/assets/scenes/" + name + ".toml");
     const Scene p = preset_scene(name);
     EXPECT_EQ(s.initial, p.initial) << name;
-    EXPECT_EQ(s.params.solver, p.params.solver) << name;
+    EXPECT_EQ(s.method, p.method) << name;
     EXPECT_EQ(s.particles, p.particles) << name;
     EXPECT_EQ(s.params.dt, p.params.dt) << name;
     EXPECT_EQ(s.params.softening, p.params.softening) << name;

@@ -29,7 +29,7 @@ TEST(Scene, PresetsAreListedAndKnown) {
   }
   EXPECT_FALSE(is_preset("galaxy"));
   EXPECT_THROW(preset_scene("galaxy"), std::invalid_argument);
-  EXPECT_EQ(preset_scene("swirl").params.solver, Solver::Attractors);
+  EXPECT_EQ(preset_scene("swirl").method, ForceMethod::Attractors);
   EXPECT_GE(preset_scene("swirl").params.attractors.count, 3);
   EXPECT_GE(preset_scene("swirl").particles, 1 << 20);
 }
@@ -69,7 +69,7 @@ TEST(Scene, SelfGravitatingScenesHaveZeroMomentum) {
     s.particles = rng.uniform_int(100, 3000);
     s.seed = rng.engine()();
     const auto state = generate_initial_state(s);
-    const Diagnostics d = compute_diagnostics(state, s.params, 0.0);
+    const Diagnostics d = compute_diagnostics(state, method_info(s.method).physics, s.params, 0.0);
     double scale = 0;  // sum m |v|: what momentum is small relative to
     for (const Particle& p : state) scale += p.mass * std::sqrt(p.vx * p.vx + p.vy * p.vy + p.vz * p.vz);
     const double p =
@@ -110,7 +110,7 @@ TEST(Scene, InvalidScenesAreRejectedBeforeGenerating) {
   EXPECT_THROW(generate_initial_state(bad([](Scene& s) { s.params.dt = NAN; })), std::invalid_argument);
   EXPECT_THROW(generate_initial_state(bad([](Scene& s) { s.params.softening = -1; })), std::invalid_argument);
   EXPECT_THROW(generate_initial_state(bad([](Scene& s) { s.scale = 0; })), std::invalid_argument);
-  EXPECT_THROW(generate_initial_state(bad([](Scene& s) { s.params.solver = Solver::Attractors; })),
+  EXPECT_THROW(generate_initial_state(bad([](Scene& s) { s.method = ForceMethod::Attractors; })),
                std::invalid_argument);
   EXPECT_THROW(generate_initial_state(bad([](Scene& s) { s.params.attractors.count = kMaxAttractors + 1; })),
                std::invalid_argument);

@@ -16,7 +16,8 @@
 namespace coalesce {
 namespace {
 
-KernelTiming forces_timing(CpuBackend& cpu, const SimParams& params) {
+KernelTiming forces_timing(CpuBackend& cpu, ForceMethod method, const SimParams& params) {
+  cpu.set_force_method(method);
   cpu.step(params, 0.0);
   for (const KernelTiming& t : cpu.poll_timings())
     if (t.kernel == KernelKind::Forces) return t;
@@ -38,12 +39,10 @@ TEST(ScratchBytes, CpuForcesCountTheirPartialSumsAndStagedRows) {
                  std::string(to_string(precision)) + " " + std::string(cpu_target_info(target).name));
     CpuBackend cpu(n, layout, rng.uniform_int(1, 3), precision, target);
     cpu.upload(testing::random_particles(rng, n));
-    const double state = bytes_moved(KernelKind::Forces, layout, Solver::AllPairs, n, precision);
+    const double state = bytes_moved(KernelKind::Forces, layout, ForceMethod::OneSidedAllPairs, n, precision);
 
     SimParams params;
-    params.solver = Solver::AllPairs;
-    params.forces = ForceScheme::Mutual;
-    const KernelTiming mutual = forces_timing(cpu, params);
+    const KernelTiming mutual = forces_timing(cpu, ForceMethod::MutualAllPairs, params);
     // Tiles of `rect` bodies (whole 64-body rows) covering N, each tile with tiles + 1 slots of 3 sums a
     // body, written and read back.
     const double slots = mutual.scratch_bytes / (2.0 * 3 * static_cast<double>(real));
@@ -56,8 +55,7 @@ TEST(ScratchBytes, CpuForcesCountTheirPartialSumsAndStagedRows) {
     EXPECT_DOUBLE_EQ(mutual.bytes, state + mutual.scratch_bytes);
     EXPECT_EQ(mutual.scratch_what, kPartialSums);  // what the viewer's formula and note call them
 
-    params.forces = ForceScheme::OneSided;
-    const KernelTiming one_sided = forces_timing(cpu, params);
+    const KernelTiming one_sided = forces_timing(cpu, ForceMethod::OneSidedAllPairs, params);
     // The SIMD loop stages x, y, z, m rows of N padded to its 64-body blocks; the scalar loop stages none.
     const double staged =
         target == CpuTarget::Scalar ? 0.0 : 4.0 * ((n + kSimdBlock - 1) / kSimdBlock * kSimdBlock) * real;
@@ -65,13 +63,12 @@ TEST(ScratchBytes, CpuForcesCountTheirPartialSumsAndStagedRows) {
     EXPECT_DOUBLE_EQ(one_sided.bytes, state + 2.0 * staged);
     EXPECT_EQ(one_sided.scratch_what, staged > 0 ? kStagedSources : std::string_view());
 
-    params.solver = Solver::Attractors;
     params.attractors.count = rng.uniform_int(1, kMaxAttractors);
-    const KernelTiming attractors = forces_timing(cpu, params);
+    const KernelTiming attractors = forces_timing(cpu, ForceMethod::Attractors, params);
     EXPECT_EQ(attractors.scratch_bytes, 0.0);
     EXPECT_TRUE(attractors.scratch_what.empty());
     EXPECT_DOUBLE_EQ(attractors.bytes,
-                     bytes_moved(KernelKind::Forces, layout, Solver::Attractors, n, precision));
+                     bytes_moved(KernelKind::Forces, layout, ForceMethod::Attractors, n, precision));
   }
 }
 
@@ -81,14 +78,18 @@ TEST(ScratchBytes, FormulaTextNamesTheScratchItCounts) {
   const Precision precision = testing::random_precision(rng);
   const int n = rng.uniform_int(1, 1 << 22);
   const double scratch = static_cast<double>(rng.uniform_int(1, 1 << 30));
-  const ByteFormula f = forces_byte_formula(layout, Solver::AllPairs, precision, scratch, kPartialSums);
-  EXPECT_DOUBLE_EQ(f.bytes(n),
-                   bytes_moved(KernelKind::Forces, layout, Solver::AllPairs, n, precision) + 2 * scratch);
+  const ByteFormula f =
+      forces_byte_formula(layout, ForceMethod::OneSidedAllPairs, precision, scratch, kPartialSums);
+  EXPECT_DOUBLE_EQ(
+      f.bytes(n),
+      bytes_moved(KernelKind::Forces, layout, ForceMethod::OneSidedAllPairs, n, precision) + 2 * scratch);
   char size[160];
   std::snprintf(size, sizeof size, "+ 2 x %.2f MB partial sums (written, then read back)", scratch / 1e6);
   EXPECT_NE(f.text().find(size), std::string::npos) << f.text();
-  const ByteFormula none = forces_byte_formula(layout, Solver::AllPairs, precision, 0.0, kPartialSums);
-  EXPECT_EQ(none.text(), kernel_byte_formula(KernelKind::Forces, layout, Solver::AllPairs, precision).text());
+  const ByteFormula none =
+      forces_byte_formula(layout, ForceMethod::OneSidedAllPairs, precision, 0.0, kPartialSums);
+  EXPECT_EQ(none.text(),
+            kernel_byte_formula(KernelKind::Forces, layout, ForceMethod::OneSidedAllPairs, precision).text());
 }
 
 }  // namespace

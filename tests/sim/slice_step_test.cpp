@@ -23,17 +23,18 @@ TEST(CpuSlices, RandomSlicesStepLikeTheWholeStateBitwise) {
     for (Layout layout : kAllLayouts) {
       for (Precision precision : kAllPrecisions) {
         const int n = rng.uniform_int(1, 700);
+        const ForceMethod method =
+            rng.uniform_int(0, 3) == 0 ? ForceMethod::Attractors : ForceMethod::OneSidedAllPairs;
         SimParams params;
-        params.solver = rng.uniform_int(0, 3) == 0 ? Solver::Attractors : Solver::AllPairs;
         params.dt = rng.uniform(0.01f, 0.1f);
         params.softening = rng.uniform(0.02f, 0.1f);
         params.attractors.count = 2;
         params.attractors.items[0] = {{0.5f, 0, 0}, 1.0f, 0.0f, 0.0f, 0.0f};
         params.attractors.items[1] = {{-0.5f, 0, 0}, 0.5f, 0.3f, 1.0f, 0.5f};
-        testing::expect_slices_step_like_whole(make, testing::random_particles_wide(rng, n), layout, precision, params,
-                                      testing::random_cuts(rng, n, rng.uniform_int(1, 4)), 2,
-                                      std::string(row.label) + " seed " +
-                                          std::to_string(rng.seed()));
+        testing::expect_slices_step_like_whole(
+            make, testing::random_particles_wide(rng, n), layout, precision, method, params,
+            testing::random_cuts(rng, n, rng.uniform_int(1, 4)), 2,
+            std::string(row.label) + " seed " + std::to_string(rng.seed()));
       }
     }
   }

@@ -84,15 +84,15 @@ inline void reference_attractor_step(std::vector<ReferenceBody>& bodies, const A
   }
 }
 
-// `steps` steps of `params` (all-pairs or attractors, with its values as given) from `start`, the clock at
-// step x dt.
+// `steps` steps of `params` under `method`'s physics (pair gravity or attractors, with its values as given)
+// from `start`, the clock at step x dt.
 template <class Real>
-std::vector<ReferenceBody> reference_run(const std::vector<ParticleRecord<Real>>& start,
+std::vector<ReferenceBody> reference_run(const std::vector<ParticleRecord<Real>>& start, ForceMethod method,
                                          const SimParams& params, int steps) {
   std::vector<ReferenceBody> bodies = reference_bodies(start);
   const long double eps = params.softening, dt = params.dt;
   for (int s = 0; s < steps; ++s) {
-    if (method_info(method_of(params.solver)).physics == Physics::PairGravity)
+    if (method_info(method).physics == Physics::PairGravity)
       reference_step(bodies, eps * eps, dt);
     else
       reference_attractor_step(bodies, params.attractors, s * dt, eps * eps, dt);

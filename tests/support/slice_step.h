@@ -26,17 +26,21 @@ inline std::vector<int> random_cuts(TestRng& rng, int n, int ranks) {
   return cuts;
 }
 
-// `steps` steps of `state` whole and over `cuts`; expects the ranks' gathered state bitwise equal.
+// `steps` steps of `state` under `method`, whole and over `cuts`; expects the ranks' gathered state bitwise
+// equal.
 inline void expect_slices_step_like_whole(const BackendMaker& make, const std::vector<ParticleF64>& state,
-                                          Layout layout, Precision precision, const SimParams& params,
-                                          const std::vector<int>& cuts, int steps, const std::string& what) {
+                                          Layout layout, Precision precision, ForceMethod method,
+                                          const SimParams& params, const std::vector<int>& cuts, int steps,
+                                          const std::string& what) {
   const int n = static_cast<int>(state.size());
   auto whole = make(n, layout, precision);
   whole->upload(state);
+  whole->set_force_method(method);
   std::vector<std::unique_ptr<Backend>> ranks;
   for (std::size_t r = 0; r + 1 < cuts.size(); ++r) {
     ranks.push_back(make(n, layout, precision));
     ranks.back()->upload(state);
+    ranks.back()->set_force_method(method);
   }
   auto exchange = ranks.front()->rank_exchange().make_exchange_buffer();
   for (int s = 0; s < steps; ++s) {
@@ -59,7 +63,7 @@ inline void expect_slices_step_like_whole(const BackendMaker& make, const std::v
   std::string cut_text;
   for (int c : cuts) cut_text += " " + std::to_string(c);
   EXPECT_TRUE(bitwise_equal(gathered, whole->download_f64()))
-      << what << " " << to_string(layout) << " " << to_string(precision) << " " << to_string(params.solver)
+      << what << " " << to_string(layout) << " " << to_string(precision) << " " << method_info(method).name
       << " N=" << n << " cuts" << cut_text;
 }
 
@@ -68,8 +72,8 @@ inline void expect_slices_step_like_whole(const BackendMaker& make, const std::v
 inline void expect_mutual_refuses_a_slice(Backend& backend, const std::vector<Particle>& particles) {
   const int n = static_cast<int>(particles.size());
   backend.upload(particles);
-  SimParams params;
-  params.forces = ForceScheme::Mutual;
+  const SimParams params;
+  backend.set_force_method(ForceMethod::MutualAllPairs);
   EXPECT_THROW(backend.step_range(params, 0.0, 0, n / 2), std::invalid_argument);
   EXPECT_NO_THROW(backend.step_range(params, 0.0, 0, n));
 }

@@ -561,7 +561,8 @@ TEST(HardwareSeries, ComputedLineIsFormulaBytesOverGpuTimeOfTheCurrentLayoutsGbp
   TestRng rng;
   const Layout current = random_layout(rng);
   const Precision precision = random_precision(rng);
-  const Solver solver = rng.uniform_int(0, 1) ? Solver::AllPairs : Solver::Attractors;
+  const ForceMethod method =
+      kForceMethodTable[rng.uniform_int(0, static_cast<int>(kForceMethodCount) - 1)].method;
   std::vector<KernelTiming> timings;
   double bytes = 0.0, ms = 0.0, frame_bytes = 0.0, frame_scratch = 0.0;
   for (int i = rng.uniform_int(1, 16); i > 0; --i) {
@@ -579,11 +580,11 @@ TEST(HardwareSeries, ComputedLineIsFormulaBytesOverGpuTimeOfTheCurrentLayoutsGbp
     if (t.layout != current || t.precision != precision) continue;
     frame_bytes += t.bytes;
     frame_scratch += t.scratch_bytes;
-    if (headline_metric(t.kernel, solver) != KernelMetric::GigabytesPerSecond) continue;
+    if (headline_metric(t.kernel, method) != KernelMetric::GigabytesPerSecond) continue;
     bytes += t.bytes;
     ms += t.milliseconds;
   }
-  const std::optional<double> combined = combined_gigabytes_per_second(timings, current, precision, solver);
+  const std::optional<double> combined = combined_gigabytes_per_second(timings, current, precision, method);
   ASSERT_EQ(combined.has_value(), ms > 0);
   if (combined) {
     EXPECT_NEAR(*combined, bytes / (ms * 1e6), 1e-9 * *combined);

@@ -284,13 +284,13 @@ TEST(PrecisionSwitch, JsonRecordsThePrecisionAndCameraFromRestoresIt) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const nlohmann::json shot = load_screenshot_json(dir.file("wide.json"));
   EXPECT_EQ(shot.at("settings").at("precision"), "fp64");
-  const Solver solver =
-      shot.at("settings").at("solver") == "attractors" ? Solver::Attractors : Solver::AllPairs;
+  const ForceMethod method = shot.at("settings").at("solver") == "attractors" ? ForceMethod::Attractors
+                                                                              : ForceMethod::OneSidedAllPairs;
   for (const auto& [name, row] : shot.at("kernels").items()) {
     EXPECT_EQ(row.at("precision"), "fp64") << name;
     if (name == "integrate") {
       EXPECT_EQ(row.at("byte_formula"),
-                kernel_byte_formula(KernelKind::Integrate, layout, solver, Precision::Fp64).text());
+                kernel_byte_formula(KernelKind::Integrate, layout, method, Precision::Fp64).text());
     }
     // The forces' formula counts the scratch its launches moved (issue 30): the JSON's bytes and its text agree.
     if (name == "forces" && row.at("scratch_bytes_per_launch").get<double>() > 0) {
