@@ -1,0 +1,84 @@
+// A Barnes-Hut octree on the CPU, the reference of the tree method (issue 32): a private copy of the sources
+// sorted along the Morton curve of their bounding cube (the state's own order never changes), monopole and
+// quadrupole moments about each node's centre of mass, and a walk by groups of targets that are consecutive
+// on the curve and share one interaction list.
+//
+// Every target's sum depends only on the tree and on its group, and groups are fixed runs of the curve, so a
+// rank that computes a slice of the targets gets the whole step's bits for them, whatever the thread count.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "sim/body_span.h"
+#include "sim/common.h"
+#include "sim/thread_pool.h"
+
+namespace coalesce {
+
+// How the tree is built and walked. theta: a node of extent b (the largest distance from its centre of mass
+// to a body in it) is taken as a multipole for a group when the group's box is farther than b / theta from
+// that centre; 0 opens every node (the walk is then the direct sum).
+struct TreeSettings {
+  double theta = 0.5;
+  int leaf_size = 16;   // bodies a leaf holds at most (unless all 21 levels are used)
+  int group_size = 32;  // targets that share one interaction list: a warp's worth on the GPU
+};
+
+// What a walk evaluated: body-body pulls and body-node (multipole) pulls, summed over its targets.
+struct TreeCounts {
+  double particle_particle = 0;
+  double particle_node = 0;
+};
+
+template <class Real>
+class CpuTree {
+ public:
+  // The sources' {x, y, z, m} for bodies 0 .. n-1, as source(i) returns them (Vec4T<Real>).
+  template <class Source>
+  void build(const Source& source, int n, const TreeSettings& settings);
+
+  // sink(i, acceleration) for every target i in `targets` (state order) whose position is position(i)
+  // (Vec3T<Real>), eps2 the squared softening; the pool's threads each take whole groups.
+  template <class Position, class Sink>
+  TreeCounts accelerations(ThreadPool& pool, const Position& position, BodyRange targets, Real eps2,
+                           const Sink& sink) const;
+
+  int node_count() const { return static_cast<int>(m_nodes.size()); }
+  int body_count() const { return static_cast<int>(m_order.size()); }
+  // The body at curve position k (for tests: the curve is a permutation of the state).
+  int body_at(int k) const { return m_order[static_cast<std::size_t>(k)]; }
+
+ private:
+  struct Node {
+    int first = 0, count = 0;               // the bodies [first, first + count) of the curve
+    int child_first = -1, child_count = 0;  // children are contiguous in m_nodes; -1: a leaf
+    double mass = 0;
+    std::array<double, 3> com{};
+    std::array<double, 6> quad{};  // traceless: xx, yy, zz, xy, xz, yz of sum m (3 d d - |d|^2 I)
+    double extent = 0;             // the largest |x - com| of its bodies
+  };
+  struct Group {
+    int first = 0, count = 0;  // curve positions
+    std::array<double, 3> lo{}, hi{};
+  };
+
+  void build_nodes(int leaf_size);
+  void upsweep();
+  // The interaction list of `group`: bodies (curve positions) taken one by one, nodes taken whole.
+  void interaction_list(const Group& group, std::vector<int>& bodies, std::vector<int>& nodes) const;
+
+  TreeSettings m_settings;
+  std::vector<std::uint64_t> m_keys;     // sorted Morton keys, 21 bits an axis
+  std::vector<int> m_order;              // curve position -> body
+  std::vector<int> m_position;           // body -> curve position
+  std::vector<Real> m_x, m_y, m_z, m_m;  // the sorted copy of the sources
+  std::vector<Node> m_nodes;             // the root first, children after their parent
+  std::vector<Group> m_groups;           // runs of group_size along the curve
+  std::vector<int> m_group_of;           // curve position -> group
+};
+
+}  // namespace coalesce
+
+#include "sim/cpu_tree_impl.h"

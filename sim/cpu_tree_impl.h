@@ -1,0 +1,293 @@
+// CpuTree's templates (sim/cpu_tree.h). Moments are accumulated in double whatever the state's precision:
+// the reference's error is the opening angle's, not the upsweep's rounding.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <numeric>
+#include <utility>
+#include <vector>
+
+namespace coalesce {
+namespace tree_detail {
+
+constexpr int kLevels = 21;  // 3 x 21 = 63 key bits
+
+// The 21 low bits of v spread to every third bit.
+inline std::uint64_t spread_bits(std::uint64_t v) {
+  v &= 0x1fffff;
+  v = (v | v << 32) & 0x1f00000000ffffULL;
+  v = (v | v << 16) & 0x1f0000ff0000ffULL;
+  v = (v | v << 8) & 0x100f00f00f00f00fULL;
+  v = (v | v << 4) & 0x10c30c30c30c30c3ULL;
+  v = (v | v << 2) & 0x1249249249249249ULL;
+  return v;
+}
+
+// The cell index, 0 .. 2^21 - 1, of coordinate c in the cube [lo, lo + size).
+inline std::uint64_t cell(double c, double lo, double size) {
+  const double f = (c - lo) / size * static_cast<double>(1 << kLevels);
+  return static_cast<std::uint64_t>(std::clamp(f, 0.0, static_cast<double>((1 << kLevels) - 1)));
+}
+
+// The octant of `key` below level `level` (0: the root's children).
+inline int octant(std::uint64_t key, int level) {
+  return static_cast<int>((key >> (3 * (kLevels - 1 - level))) & 7);
+}
+
+}  // namespace tree_detail
+
+template <class Real>
+template <class Source>
+void CpuTree<Real>::build(const Source& source, int n, const TreeSettings& settings) {
+  using namespace tree_detail;
+  m_settings = settings;
+  const auto count = static_cast<std::size_t>(n);
+  std::vector<Vec4T<Real>> bodies(count);
+  std::array<double, 3> lo{}, hi{};
+  lo.fill(std::numeric_limits<double>::infinity());
+  hi.fill(-std::numeric_limits<double>::infinity());
+  for (std::size_t i = 0; i < count; ++i) {
+    bodies[i] = source(static_cast<int>(i));
+    const double p[3] = {bodies[i].x, bodies[i].y, bodies[i].z};
+    for (int a = 0; a < 3; ++a) {
+      lo[static_cast<std::size_t>(a)] = std::min(lo[static_cast<std::size_t>(a)], p[a]);
+      hi[static_cast<std::size_t>(a)] = std::max(hi[static_cast<std::size_t>(a)], p[a]);
+    }
+  }
+  // A cube, so the cells are cubes; a little wider than the bodies, so the largest lands inside the last
+  // cell.
+  double size = 0;
+  for (int a = 0; a < 3; ++a)
+    size = std::max(size, hi[static_cast<std::size_t>(a)] - lo[static_cast<std::size_t>(a)]);
+  size = size > 0 ? size * (1 + 1e-9) : 1.0;
+  std::vector<std::pair<std::uint64_t, int>> keyed(count);
+  for (std::size_t i = 0; i < count; ++i)
+    keyed[i] = {spread_bits(cell(bodies[i].x, lo[0], size)) << 2 |
+                    spread_bits(cell(bodies[i].y, lo[1], size)) << 1 |
+                    spread_bits(cell(bodies[i].z, lo[2], size)),
+                static_cast<int>(i)};
+  std::sort(keyed.begin(), keyed.end());  // ties by index: the same curve for the same state
+  m_keys.resize(count);
+  m_order.resize(count);
+  m_position.resize(count);
+  m_x.resize(count);
+  m_y.resize(count);
+  m_z.resize(count);
+  m_m.resize(count);
+  for (std::size_t k = 0; k < count; ++k) {
+    const int i = keyed[k].second;
+    m_keys[k] = keyed[k].first;
+    m_order[k] = i;
+    m_position[static_cast<std::size_t>(i)] = static_cast<int>(k);
+    const Vec4T<Real>& b = bodies[static_cast<std::size_t>(i)];
+    m_x[k] = b.x;
+    m_y[k] = b.y;
+    m_z[k] = b.z;
+    m_m[k] = b.w;
+  }
+  build_nodes(std::max(1, settings.leaf_size));
+  upsweep();
+  // Groups: fixed runs of the curve with their bounding boxes, whatever targets a walk is asked for.
+  const int size_of_group = std::max(1, settings.group_size);
+  m_groups.clear();
+  m_group_of.resize(count);
+  for (int first = 0; first < n; first += size_of_group) {
+    Group g;
+    g.first = first;
+    g.count = std::min(size_of_group, n - first);
+    g.lo = {m_x[static_cast<std::size_t>(first)], m_y[static_cast<std::size_t>(first)],
+            m_z[static_cast<std::size_t>(first)]};
+    g.hi = g.lo;
+    for (int k = first; k < first + g.count; ++k) {
+      const auto at = static_cast<std::size_t>(k);
+      const double p[3] = {m_x[at], m_y[at], m_z[at]};
+      for (std::size_t a = 0; a < 3; ++a) {
+        g.lo[a] = std::min(g.lo[a], p[a]);
+        g.hi[a] = std::max(g.hi[a], p[a]);
+      }
+      m_group_of[at] = static_cast<int>(m_groups.size());
+    }
+    m_groups.push_back(g);
+  }
+}
+
+// Nodes in breadth-first order: a node's children are made together, after it, so the upsweep can run
+// from the last node to the first.
+template <class Real>
+void CpuTree<Real>::build_nodes(int leaf_size) {
+  using namespace tree_detail;
+  m_nodes.clear();
+  if (m_order.empty()) return;
+  struct Pending {
+    int node, level;
+  };
+  m_nodes.push_back(Node{0, static_cast<int>(m_order.size())});
+  std::vector<Pending> queue{{0, 0}};
+  for (std::size_t q = 0; q < queue.size(); ++q) {
+    const Pending p = queue[q];
+    const Node node = m_nodes[static_cast<std::size_t>(p.node)];
+    if (node.count <= leaf_size || p.level >= kLevels) continue;  // a leaf
+    const int child_first = static_cast<int>(m_nodes.size());
+    int at = node.first;
+    const int end = node.first + node.count;
+    while (at < end) {
+      const int oct = octant(m_keys[static_cast<std::size_t>(at)], p.level);
+      int stop = at;
+      while (stop < end && octant(m_keys[static_cast<std::size_t>(stop)], p.level) == oct) ++stop;
+      m_nodes.push_back(Node{at, stop - at});
+      queue.push_back({static_cast<int>(m_nodes.size()) - 1, p.level + 1});
+      at = stop;
+    }
+    Node& parent = m_nodes[static_cast<std::size_t>(p.node)];
+    parent.child_first = child_first;
+    parent.child_count = static_cast<int>(m_nodes.size()) - child_first;
+  }
+}
+
+template <class Real>
+void CpuTree<Real>::upsweep() {
+  for (std::size_t id = m_nodes.size(); id-- > 0;) {
+    Node& node = m_nodes[id];
+    node.mass = 0;
+    std::array<double, 3> weighted{};
+    if (node.child_first < 0) {
+      for (int k = node.first; k < node.first + node.count; ++k) {
+        const auto at = static_cast<std::size_t>(k);
+        const double m = m_m[at];
+        node.mass += m;
+        weighted[0] += m * m_x[at];
+        weighted[1] += m * m_y[at];
+        weighted[2] += m * m_z[at];
+      }
+    } else {
+      for (int c = node.child_first; c < node.child_first + node.child_count; ++c) {
+        const Node& child = m_nodes[static_cast<std::size_t>(c)];
+        node.mass += child.mass;
+        for (std::size_t a = 0; a < 3; ++a) weighted[a] += child.mass * child.com[a];
+      }
+    }
+    // Massless nodes (zero-mass bodies) keep their geometric centre: the first body's position.
+    const auto first = static_cast<std::size_t>(node.first);
+    for (std::size_t a = 0; a < 3; ++a)
+      node.com[a] = node.mass > 0 ? weighted[a] / node.mass
+                                  : (a == 0   ? m_x[first]
+                                     : a == 1 ? m_y[first]
+                                              : m_z[first]);
+    // Quadrupole about the centre of mass, and the extent, from the bodies (exact, and O(N) per level).
+    node.quad.fill(0.0);
+    node.extent = 0;
+    for (int k = node.first; k < node.first + node.count; ++k) {
+      const auto at = static_cast<std::size_t>(k);
+      const double d[3] = {m_x[at] - node.com[0], m_y[at] - node.com[1], m_z[at] - node.com[2]};
+      const double d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+      const double m = m_m[at];
+      node.quad[0] += m * (3 * d[0] * d[0] - d2);
+      node.quad[1] += m * (3 * d[1] * d[1] - d2);
+      node.quad[2] += m * (3 * d[2] * d[2] - d2);
+      node.quad[3] += m * 3 * d[0] * d[1];
+      node.quad[4] += m * 3 * d[0] * d[2];
+      node.quad[5] += m * 3 * d[1] * d[2];
+      node.extent = std::max(node.extent, std::sqrt(d2));
+    }
+  }
+}
+
+template <class Real>
+void CpuTree<Real>::interaction_list(const Group& group, std::vector<int>& bodies,
+                                     std::vector<int>& nodes) const {
+  bodies.clear();
+  nodes.clear();
+  if (m_nodes.empty()) return;
+  const double theta = m_settings.theta;
+  std::vector<int> stack{0};
+  while (!stack.empty()) {
+    const Node& node = m_nodes[static_cast<std::size_t>(stack.back())];
+    const int id = stack.back();
+    stack.pop_back();
+    // The distance from the centre of mass to the nearest point of the group's box.
+    double d2 = 0;
+    for (std::size_t a = 0; a < 3; ++a) {
+      const double below = group.lo[a] - node.com[a], above = node.com[a] - group.hi[a];
+      const double gap = std::max({below, above, 0.0});
+      d2 += gap * gap;
+    }
+    if (theta > 0 && node.extent * node.extent < theta * theta * d2) {
+      nodes.push_back(id);
+    } else if (node.child_first < 0) {
+      for (int k = node.first; k < node.first + node.count; ++k) bodies.push_back(k);
+    } else {
+      // Children pushed last-first, so they are taken in curve order: a fixed order of the sums.
+      for (int c = node.child_first + node.child_count - 1; c >= node.child_first; --c) stack.push_back(c);
+    }
+  }
+}
+
+template <class Real>
+template <class Position, class Sink>
+TreeCounts CpuTree<Real>::accelerations(ThreadPool& pool, const Position& position, BodyRange targets,
+                                        Real eps2, const Sink& sink) const {
+  // The groups holding a target of the range, in curve order.
+  std::vector<char> wanted(m_groups.size(), 0);
+  for (int i = targets.begin; i < targets.end; ++i)
+    wanted[static_cast<std::size_t>(
+        m_group_of[static_cast<std::size_t>(m_position[static_cast<std::size_t>(i)])])] = 1;
+  std::vector<int> groups;
+  for (std::size_t g = 0; g < wanted.size(); ++g)
+    if (wanted[g]) groups.push_back(static_cast<int>(g));
+  std::vector<TreeCounts> counts(groups.size());
+  const double soft = static_cast<double>(eps2);
+  pool.parallel_for(static_cast<int>(groups.size()), [&](int g0, int g1) {
+    std::vector<int> bodies, nodes;
+    for (int gi = g0; gi < g1; ++gi) {
+      const Group& group = m_groups[static_cast<std::size_t>(groups[static_cast<std::size_t>(gi)])];
+      interaction_list(group, bodies, nodes);
+      for (int k = group.first; k < group.first + group.count; ++k) {
+        const int i = m_order[static_cast<std::size_t>(k)];
+        if (i < targets.begin || i >= targets.end) continue;
+        const Vec3T<Real> p = position(i);
+        Real ax = 0, ay = 0, az = 0;
+        // Body-body pulls in the state's precision, as all-pairs computes them (the self term is 0).
+        for (int b : bodies) {
+          const auto at = static_cast<std::size_t>(b);
+          const Real dx = m_x[at] - p.x, dy = m_y[at] - p.y, dz = m_z[at] - p.z;
+          const Real r2 = dx * dx + dy * dy + dz * dz + eps2;
+          const Real s = m_m[at] / (r2 * std::sqrt(r2));
+          ax += dx * s;
+          ay += dy * s;
+          az += dz * s;
+        }
+        // Body-node pulls: monopole and quadrupole, a = -M r / r^3 + Q r / r^5 - 5/2 (r.Q.r) r / r^7 with
+        // r = p - com and r^2 softened as the pairs are; in double, rounded once into the sum.
+        for (int id : nodes) {
+          const Node& node = m_nodes[static_cast<std::size_t>(id)];
+          const double r[3] = {p.x - node.com[0], p.y - node.com[1], p.z - node.com[2]};
+          const double r2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + soft;
+          const double inv = 1.0 / std::sqrt(r2), inv2 = inv * inv, inv3 = inv * inv2, inv5 = inv3 * inv2;
+          const std::array<double, 6>& q = node.quad;
+          const double qr[3] = {q[0] * r[0] + q[3] * r[1] + q[4] * r[2],
+                                q[3] * r[0] + q[1] * r[1] + q[5] * r[2],
+                                q[4] * r[0] + q[5] * r[1] + q[2] * r[2]};
+          const double rqr = r[0] * qr[0] + r[1] * qr[1] + r[2] * qr[2];
+          const double radial = -node.mass * inv3 - 2.5 * rqr * inv5 * inv2;
+          ax += static_cast<Real>(radial * r[0] + qr[0] * inv5);
+          ay += static_cast<Real>(radial * r[1] + qr[1] * inv5);
+          az += static_cast<Real>(radial * r[2] + qr[2] * inv5);
+        }
+        sink(i, Vec3T<Real>{ax, ay, az});
+        counts[static_cast<std::size_t>(gi)].particle_particle += static_cast<double>(bodies.size());
+        counts[static_cast<std::size_t>(gi)].particle_node += static_cast<double>(nodes.size());
+      }
+    }
+  });
+  TreeCounts total;
+  for (const TreeCounts& c : counts) {
+    total.particle_particle += c.particle_particle;
+    total.particle_node += c.particle_node;
+  }
+  return total;
+}
+
+}  // namespace coalesce
