@@ -23,7 +23,9 @@ TEST(ForceMethod, NamesParseBackToTheirRows) {
     EXPECT_EQ(method_info(family_of(row.method)).solver_name, row.solver_name);
     EXPECT_EQ(row.forces_name.empty() ? std::optional<ForceMethod>() : std::optional(row.method),
               parse_forces_in(family_of(row.method), row.forces_name));
-    if (!row.forces_name.empty()) EXPECT_EQ(parse_forces(row.forces_name), row.method);
+    if (!row.forces_name.empty()) {
+      EXPECT_EQ(parse_forces(row.forces_name), row.method);
+    }
     EXPECT_EQ(has_forces_choice(row.method), !row.forces_name.empty());
   }
   EXPECT_FALSE(parse_solver_family("tree").has_value());
