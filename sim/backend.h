@@ -120,8 +120,8 @@ class Backend {
   virtual void synchronize() = 0;
 
   // Energy and momentum of the current state under the force method's physics, with compute_diagnostics'
-  // definitions, in double precision,
-  // computed where the state lives (no download for the GPU). Synchronizes; not timed: not frame work.
+  // definitions, in double precision, computed where the state lives (no download for the GPU).
+  // Synchronizes; not timed: not frame work.
   virtual Diagnostics diagnostics(const SimParams& params, double time) = 0;
   // The largest N for which diagnostics() is quick enough to run around a --steps run under the force
   // method: the pair potential is O(N^2), the attractors' O(N k).

@@ -32,18 +32,12 @@ constexpr bool names_unique() {
   return true;
 }
 
-constexpr std::size_t family_size(std::string_view solver) {
-  std::size_t rows = 0;
-  for (const ForceMethodInfo& row : kForceMethodTable) rows += row.solver_name == solver ? 1 : 0;
-  return rows;
-}
-
 // A family's rows are adjacent, share their physics, and name a --forces choice exactly when there are
 // several to choose from; each family has an exact row for auto to start from.
 constexpr bool families_well_formed() {
   for (std::size_t i = 0; i < kForceMethodCount; ++i) {
     const ForceMethodInfo& row = kForceMethodTable[i];
-    const std::size_t size = family_size(row.solver_name);
+    const std::size_t size = family_rows(row.method);
     if (row.solver_name.empty() || row.name.empty()) return false;
     if (row.forces_name.empty() != (size == 1)) return false;
     if (i > 0 && kForceMethodTable[i - 1].solver_name != row.solver_name) {

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -202,6 +203,18 @@ constexpr std::optional<ForceMethod> parse_forces(std::string_view text) {
   for (const ForceMethodInfo& row : kForceMethodTable)
     if (!row.forces_name.empty() && row.forces_name == text) return row.method;
   return std::nullopt;
+}
+
+// "all-pairs or attractors": the families (their first rows' solver names) in words, for the messages of
+// scene and bench files, which are not the command line's "a|b" lists.
+inline std::string solver_family_words() {
+  std::vector<std::string_view> names;
+  for (const ForceMethodInfo& row : kForceMethodTable)
+    if (row.method == family_of(row.method)) names.push_back(row.solver_name);
+  std::string words;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    words += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + std::string(names[i]);
+  return words;
 }
 
 // The choices the help lists, checked against the table in force_method.cpp.

@@ -127,10 +127,10 @@ Scene parse_scene(const std::string& content, const std::string& path) {
       s.name = r.string(value, key, "a string");
     } else if (key == "solver") {
       solver_node = &value;
-      const auto solver = parse_solver_family(r.string(value, key, "all-pairs or attractors"));
+      const auto solver = parse_solver_family(r.string(value, key, solver_family_words()));
       if (!solver)
         r.fail(&value,
-               "unknown solver '" + *value.value<std::string>() + "'; expected all-pairs or attractors");
+               "unknown solver '" + *value.value<std::string>() + "'; expected " + solver_family_words());
       s.method = *solver;
     } else if (key == "particles") {
       s.particles = static_cast<int>(r.integer(value, key, 1, kMaxParticles));

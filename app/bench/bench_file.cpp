@@ -80,7 +80,8 @@ BenchRow read_row(const Reader& reader, const json& value, std::size_t index) {
   BenchRow row{};
   const std::string solver = reader.text(value, "solver", where);
   const auto parsed_solver = parse_solver_family(solver);
-  if (!parsed_solver) reader.fail(where + "'s solver '" + excerpt(solver) + "' is not all-pairs or attractors");
+  if (!parsed_solver)
+    reader.fail(where + "'s solver '" + excerpt(solver) + "' is not " + solver_family_words());
   row.solver = *parsed_solver;
   const double particles = reader.number(value, "particles", where);
   if (particles < 1 || particles > kMaxParticles || particles != std::floor(particles))
