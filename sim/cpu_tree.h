@@ -14,23 +14,9 @@
 #include "sim/body_span.h"
 #include "sim/common.h"
 #include "sim/thread_pool.h"
+#include "sim/tree_settings.h"
 
 namespace coalesce {
-
-// How the tree is built and walked. theta: a node of extent b (the largest distance from its centre of mass
-// to a body in it) is taken as a multipole for a group when the group's box is farther than b / theta from
-// that centre; 0 opens every node (the walk is then the direct sum).
-struct TreeSettings {
-  double theta = 0.5;
-  int leaf_size = 16;   // bodies a leaf holds at most (unless all 21 levels are used)
-  int group_size = 32;  // targets that share one interaction list: a warp's worth on the GPU
-};
-
-// What a walk evaluated: body-body pulls and body-node (multipole) pulls, summed over its targets.
-struct TreeCounts {
-  double particle_particle = 0;
-  double particle_node = 0;
-};
 
 template <class Real>
 class CpuTree {

@@ -1,0 +1,22 @@
+// What the tree method (issue 32) is asked for and what one of its walks did, shared by the CPU reference
+// (sim/cpu_tree.h) and the GPU tree (kernels/tree.h).
+#pragma once
+
+namespace coalesce {
+
+// How the tree is built and walked. theta: a node of extent b (an upper bound of the distance from its
+// centre of mass to a body in it) is taken as a multipole for a group of targets when the group's box is
+// farther than b / theta from that centre; 0 opens every node (the walk is then the direct sum).
+struct TreeSettings {
+  double theta = 0.5;
+  int leaf_size = 16;   // bodies a node may hold and still be taken body by body when opened
+  int group_size = 32;  // targets that share one interaction list: a warp's worth on the GPU
+};
+
+// What a walk evaluated, summed over its targets: body-body pulls and body-node (multipole) pulls.
+struct TreeCounts {
+  double particle_particle = 0;
+  double particle_node = 0;
+};
+
+}  // namespace coalesce
