@@ -192,7 +192,8 @@ void CudaBackend::kick(const SimParams& params, double time, int begin, int end)
     // Both all-pairs schemes write partial sums and read them back: they count beside the state's bytes.
     const ByteFormula f =
         forces_byte_formula(m_layout, m_method, m_precision, cost.scratch_bytes, cost.scratch_what);
-    return KernelTiming{KernelKind::Forces, m_layout,          0.0,           f.bytes(targets.count()), pulls,
+    return KernelTiming{KernelKind::Forces, m_layout,          0.0,           f.bytes(targets.count()),
+                        cost.counted.value_or(pulls),
                         m_precision,        f.scratch_moved(), f.scratch_what};
   });
 }

@@ -90,6 +90,8 @@ std::unique_ptr<ForceSolver> make_gpu_solver(ForceMethod method, const GpuSolver
       return std::make_unique<GpuMutualSolver>(context);
     case ForceMethod::Attractors:
       return std::make_unique<GpuAttractorSolver>(context);
+    case ForceMethod::Tree:
+      return nullptr;  // not yet: the row says on_gpu = false
   }
   return nullptr;
 }

@@ -20,10 +20,12 @@
 #include "sim/interop_stream.h"
 #include "sim/kernel_stats.h"
 #include "sim/layout.h"
+#include "sim/limits.h"
 #include "sim/particle.h"
 #include "sim/precision.h"
 #include "sim/rank_exchange.h"
 #include "sim/sim_params.h"
+#include "sim/tree_settings.h"
 
 namespace coalesce {
 
@@ -93,6 +95,11 @@ class Backend {
   // solver for (ForceMethodInfo::on_cpu/on_gpu) throws std::invalid_argument and changes nothing.
   ForceMethod force_method() const { return m_method; }
   void set_force_method(ForceMethod method);
+  // The tree method's accuracy and shape (--theta), kept beside the method: not physics, so not SimParams.
+  // Read by the tree solvers at each step's start; a theta outside kThetaRange (sim/limits.h) throws
+  // std::invalid_argument and changes nothing.
+  const TreeSettings& tree_settings() const { return m_tree_settings; }
+  void set_tree_settings(const TreeSettings& settings);
 
   // One symplectic Euler step at simulation time `time` with the force method: forces (kick), then
   // integrate (drift).
@@ -155,6 +162,7 @@ class Backend {
   Layout m_layout;
   Precision m_precision;
   ForceMethod m_method = ForceMethod::OneSidedAllPairs;
+  TreeSettings m_tree_settings;  // the solvers' factories lend it to the tree solvers by reference
 
  private:
   Processor m_processor;
@@ -170,6 +178,13 @@ inline void Backend::set_force_method(ForceMethod method) {
     throw std::invalid_argument("the " + std::string(row.name) + " method has no " + (gpu ? "GPU" : "CPU") +
                                 " solver; use --backend " + (gpu ? "cpu" : "cuda"));
   m_method = method;
+}
+
+inline void Backend::set_tree_settings(const TreeSettings& settings) {
+  if (!kThetaRange.contains(settings.theta) || settings.leaf_size < 1 || settings.group_size < 1)
+    throw std::invalid_argument("tree settings out of range: theta must be in [0, " +
+                                exact_text(kThetaRange.hi) + "], leaf and group sizes at least 1");
+  m_tree_settings = settings;
 }
 
 // The stream interop maps on: the GPU backend's, or nullptr (CUDA's default stream) for the CPU's.

@@ -64,7 +64,7 @@ CpuBackend::CpuBackend(int particles, Layout layout, int threads, Precision prec
       m_simd(simd_kernels(m_target)),
       m_pool(resolve_threads(threads)),
       m_solvers([this](ForceMethod method) {
-        return make_cpu_solver(method, CpuSolverContext{m_pool, m_simd});
+        return make_cpu_solver(method, CpuSolverContext{m_pool, m_simd, m_tree_settings});
       }) {
   store(std::vector<Particle>(static_cast<std::size_t>(m_n), Particle{0, 0, 0, 0, 0, 0, 0}));
 }
@@ -173,7 +173,7 @@ void CpuBackend::step_range(const SimParams& params, double time, int first, int
   const ByteFormula formula =
       forces_byte_formula(m_layout, m_method, m_precision, cost.scratch_bytes, cost.scratch_what);
   record(KernelKind::Forces, start, formula.bytes(count),
-         interactions(KernelKind::Forces, m_method, count, m_n, params.attractors.count),
+         cost.counted.value_or(interactions(KernelKind::Forces, m_method, count, m_n, params.attractors.count)),
          formula.scratch_moved(), formula.scratch_what);
 
   start = std::chrono::steady_clock::now();

@@ -190,6 +190,8 @@ std::unique_ptr<ForceSolver> make_cpu_solver(ForceMethod method, const CpuSolver
       return std::make_unique<CpuMutualSolver>(context);
     case ForceMethod::Attractors:
       return std::make_unique<CpuAttractorSolver>(context);
+    case ForceMethod::Tree:
+      return make_cpu_tree_solver(context);
   }
   return nullptr;
 }

@@ -13,6 +13,7 @@
 
 #include "sim/body_span.h"
 #include "sim/common.h"
+#include "sim/cpu_simd.h"
 #include "sim/thread_pool.h"
 #include "sim/tree_settings.h"
 
@@ -26,10 +27,12 @@ class CpuTree {
   void build(const Source& source, int n, const TreeSettings& settings);
 
   // sink(i, acceleration) for every target i in `targets` (state order) whose position is position(i)
-  // (Vec3T<Real>), eps2 the squared softening; the pool's threads each take whole groups.
+  // (Vec3T<Real>), eps2 the squared softening; the pool's threads each take whole groups. `simd`: the
+  // body-body pulls of a group (at most kSimdBlock targets) through the vector block loop; null: the scalar
+  // reference loop.
   template <class Position, class Sink>
   TreeCounts accelerations(ThreadPool& pool, const Position& position, BodyRange targets, Real eps2,
-                           const Sink& sink) const;
+                           const Sink& sink, const SimdKernelsT<Real>* simd = nullptr) const;
 
   int node_count() const { return static_cast<int>(m_nodes.size()); }
   int body_count() const { return static_cast<int>(m_order.size()); }

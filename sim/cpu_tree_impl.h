@@ -228,7 +228,7 @@ void CpuTree<Real>::interaction_list(const Group& group, std::vector<int>& bodie
 template <class Real>
 template <class Position, class Sink>
 TreeCounts CpuTree<Real>::accelerations(ThreadPool& pool, const Position& position, BodyRange targets,
-                                        Real eps2, const Sink& sink) const {
+                                        Real eps2, const Sink& sink, const SimdKernelsT<Real>* simd) const {
   // The groups holding a target of the range, in curve order.
   std::vector<char> wanted(m_groups.size(), 0);
   for (int i = targets.begin; i < targets.end; ++i)
@@ -239,25 +239,64 @@ TreeCounts CpuTree<Real>::accelerations(ThreadPool& pool, const Position& positi
     if (wanted[g]) groups.push_back(static_cast<int>(g));
   std::vector<TreeCounts> counts(groups.size());
   const double soft = static_cast<double>(eps2);
+  const bool vector_pairs = simd != nullptr && m_settings.group_size <= kSimdBlock;
   pool.parallel_for(static_cast<int>(groups.size()), [&](int g0, int g1) {
     std::vector<int> bodies, nodes;
+    struct alignas(64) Block {
+      Real v[kSimdBlock];
+    };
+    std::vector<Block> rows;  // the vector loop's sources: x | y | z | m, each padded to whole blocks
+    alignas(64) Real tx[kSimdBlock], ty[kSimdBlock], tz[kSimdBlock], bx[kSimdBlock], by[kSimdBlock],
+        bz[kSimdBlock];
     for (int gi = g0; gi < g1; ++gi) {
       const Group& group = m_groups[static_cast<std::size_t>(groups[static_cast<std::size_t>(gi)])];
       interaction_list(group, bodies, nodes);
+      if (vector_pairs) {
+        // Every target of the group (a fixed run of the curve), whatever the range: a slice's bits are the
+        // whole's. Unused lanes repeat the first target; their sums are dropped.
+        for (int k = 0; k < kSimdBlock; ++k) {
+          const Vec3T<Real> p = position(m_order[static_cast<std::size_t>(group.first + std::min(k, group.count - 1))]);
+          tx[k] = p.x;
+          ty[k] = p.y;
+          tz[k] = p.z;
+        }
+        const std::size_t blocks = (bodies.size() + kSimdBlock - 1) / kSimdBlock;
+        rows.assign(4 * std::max<std::size_t>(blocks, 1), Block{});
+        Real* const x = rows[0].v;
+        Real *const y = x + blocks * kSimdBlock, *const z = y + blocks * kSimdBlock,
+                    *const m = z + blocks * kSimdBlock;
+        Real reach = 0;
+        for (std::size_t j = 0; j < bodies.size(); ++j) {
+          const auto at = static_cast<std::size_t>(bodies[j]);
+          x[j] = m_x[at];
+          y[j] = m_y[at];
+          z[j] = m_z[at];
+          m[j] = m_m[at];
+          reach = std::max({reach, std::fabs(x[j]), std::fabs(y[j]), std::fabs(z[j])});
+        }
+        simd->block_accelerations(tx, ty, tz, {x, y, z, m, static_cast<int>(bodies.size()), reach}, eps2, bx, by,
+                                  bz);
+      }
       for (int k = group.first; k < group.first + group.count; ++k) {
         const int i = m_order[static_cast<std::size_t>(k)];
         if (i < targets.begin || i >= targets.end) continue;
         const Vec3T<Real> p = position(i);
         Real ax = 0, ay = 0, az = 0;
-        // Body-body pulls in the state's precision, as all-pairs computes them (the self term is 0).
-        for (int b : bodies) {
-          const auto at = static_cast<std::size_t>(b);
-          const Real dx = m_x[at] - p.x, dy = m_y[at] - p.y, dz = m_z[at] - p.z;
-          const Real r2 = dx * dx + dy * dy + dz * dz + eps2;
-          const Real s = m_m[at] / (r2 * std::sqrt(r2));
-          ax += dx * s;
-          ay += dy * s;
-          az += dz * s;
+        if (vector_pairs) {
+          ax = bx[k - group.first];
+          ay = by[k - group.first];
+          az = bz[k - group.first];
+        } else {
+          // Body-body pulls in the state's precision, as all-pairs computes them (the self term is 0).
+          for (int b : bodies) {
+            const auto at = static_cast<std::size_t>(b);
+            const Real dx = m_x[at] - p.x, dy = m_y[at] - p.y, dz = m_z[at] - p.z;
+            const Real r2 = dx * dx + dy * dy + dz * dz + eps2;
+            const Real s = m_m[at] / (r2 * std::sqrt(r2));
+            ax += dx * s;
+            ay += dy * s;
+            az += dz * s;
+          }
         }
         // Body-node pulls: monopole and quadrupole, a = -M r / r^3 + Q r / r^5 - 5/2 (r.Q.r) r / r^7 with
         // r = p - com and r^2 softened as the pairs are; in double, rounded once into the sum.

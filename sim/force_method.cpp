@@ -17,6 +17,7 @@ constexpr bool is_enumerator(int value) {
     case ForceMethod::OneSidedAllPairs:
     case ForceMethod::MutualAllPairs:
     case ForceMethod::Attractors:
+    case ForceMethod::Tree:
       return true;
   }
   return false;
@@ -33,7 +34,7 @@ constexpr bool names_unique() {
 }
 
 // A family's rows are adjacent, share their physics, and name a --forces choice exactly when there are
-// several to choose from; each family has an exact row for auto to start from.
+// several to choose from; a family of several has an exact row for auto to start from.
 constexpr bool families_well_formed() {
   for (std::size_t i = 0; i < kForceMethodCount; ++i) {
     const ForceMethodInfo& row = kForceMethodTable[i];
@@ -49,7 +50,7 @@ constexpr bool families_well_formed() {
     bool exact = false;
     for (const ForceMethodInfo& other : kForceMethodTable)
       exact = exact || (other.solver_name == row.solver_name && other.exact);
-    if (!exact) return false;
+    if (size > 1 && !exact) return false;
   }
   return true;
 }

@@ -17,14 +17,15 @@
 namespace coalesce {
 
 // Rows of kForceMethodTable are in this order; the rows of one solver family are adjacent.
-enum class ForceMethod { OneSidedAllPairs, MutualAllPairs, Attractors };
+enum class ForceMethod { OneSidedAllPairs, MutualAllPairs, Attractors, Tree };
 
 // What pulls a body: every other body, or the scene's k attractors.
 enum class Physics { PairGravity, Attractors };
 
 // What one step evaluates, counted for bench's pairs/s: n^2 ordered pairs (the self term included, as
-// every peer counts it), n (n - 1) / 2 unordered pairs, n k body-attractor pulls.
-enum class Evaluations { OrderedPairs, UnorderedPairs, BodyAttractor };
+// every peer counts it), n (n - 1) / 2 unordered pairs, n k body-attractor pulls, or what the solver counted
+// as it went (the tree: body-body and body-node pulls, known only after the walk).
+enum class Evaluations { OrderedPairs, UnorderedPairs, BodyAttractor, Counted };
 
 // Default bench sizes of a method: up to three on a GPU; on the CPU one fixed N, or the first multiple of
 // 65,536 whose state is past the last-level cache (the memory-bound rows need DRAM, not the cache).
@@ -40,7 +41,7 @@ struct ForceMethodInfo {
   std::string_view solver_name;  // --solver, the scene's `solver`, JSON "solver"
   std::string_view forces_name;  // --forces and JSON "forces"; empty where the family has one row
   Physics physics;
-  bool exact;          // every pair summed in a fixed order: auto chooses among exact rows only
+  bool exact;          // every pair summed in a fixed order, none approximated: auto chooses among exact rows
   bool rank_slices;    // a kick of bodies [begin, end) against all N gives the whole step's bits
   bool sources_move;   // ranks all-gather {x, y, z, m} after each step (bodies pull bodies)
   bool on_cpu;  // the backends with a solver for the row (sim/cpu_solvers.cpp, kernels/gpu_solvers.cpp)
@@ -114,6 +115,25 @@ inline constexpr ForceMethodInfo kForceMethodTable[] = {
      true,
      false,
      {{1 << 20, 1 << 24, 0}, 2, 0}},
+    {ForceMethod::Tree,
+     "tree",
+     "tree",
+     "",
+     Physics::PairGravity,
+     false,
+     true,
+     true,
+     true,
+     false,
+     1,
+     Evaluations::Counted,
+     "counted",
+     true,
+     "galaxies",
+     "",
+     false,
+     false,
+     {{1 << 20, 1 << 22, 1 << 24}, 3, 65536}},
 };
 inline constexpr std::size_t kForceMethodCount = std::size(kForceMethodTable);
 
@@ -186,13 +206,17 @@ constexpr double evaluations(ForceMethod method, int n, int attractors) {
       return count * (count - 1.0) / 2.0;
     case Evaluations::BodyAttractor:
       return count * attractors;
+    case Evaluations::Counted:
+      return 0.0;  // unknown before the walk: the solver counts (ForceCost::counted)
   }
   return 0.0;
 }
 
 // Interactions of a kick of `targets` bodies, the figure peers report: every target against all n bodies
-// (n^2 for a whole step whichever pairs are evaluated), or against k attractors.
+// (n^2 for a whole step whichever pairs are evaluated), or against k attractors; 0 for a counted row, whose
+// solver reports them (ForceCost::counted).
 constexpr double interactions(ForceMethod method, int targets, int n, int attractors) {
+  if (method_info(method).evaluations == Evaluations::Counted) return 0.0;
   return method_info(method).physics == Physics::PairGravity ? static_cast<double>(targets) * n
                                                              : static_cast<double>(targets) * attractors;
 }
@@ -218,7 +242,7 @@ inline std::string solver_family_words() {
 }
 
 // The choices the help lists, checked against the table in force_method.cpp.
-inline constexpr std::string_view kSolverFamilyChoices = "all-pairs|attractors";
+inline constexpr std::string_view kSolverFamilyChoices = "all-pairs|attractors|tree";
 // --forces takes a row of the pair-gravity family or auto: measured at the start (sim/auto_choice.h).
 inline constexpr std::string_view kForcesChoices = "one-sided|mutual|auto";
 

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -39,6 +40,9 @@ struct Sources {
 struct ForceCost {
   double scratch_bytes = 0;
   std::string_view scratch_what;  // kPartialSums, kStagedSources (sim/byte_counts.h)
+  // A counted row's interactions (Evaluations::Counted: the tree's body-body plus body-node pulls); none
+  // where the row's formula counts them, or where the count is not known when the kick is queued.
+  std::optional<double> counted;
 };
 
 class ForceSolver {

@@ -4,11 +4,17 @@
 
 namespace coalesce {
 
+// --theta's default: the largest measured to keep the 99th-percentile relative acceleration error at or below
+// 5e-4 on the Plummer sphere and the galaxies (tests/sim/cpu_tree_test.cpp, docs/perf.md); the most --theta
+// takes: past about 1 a node's own bodies can pull through its multipole.
+inline constexpr double kDefaultTheta = 0.25;
+inline constexpr double kMaxTheta = 1.0;
+
 // How the tree is built and walked. theta: a node of extent b (an upper bound of the distance from its
 // centre of mass to a body in it) is taken as a multipole for a group of targets when the group's box is
 // farther than b / theta from that centre; 0 opens every node (the walk is then the direct sum).
 struct TreeSettings {
-  double theta = 0.5;
+  double theta = kDefaultTheta;
   int leaf_size = 16;   // bodies a node may hold and still be taken body by body when opened
   int group_size = 32;  // targets that share one interaction list: a warp's worth on the GPU
 };

@@ -237,6 +237,7 @@ BenchPlan make_bench_plan(const Options& o, bool gpu) {
       o.bench_layouts.empty() ? std::vector<Layout>(kAllLayouts.begin(), kAllLayouts.end()) : o.bench_layouts;
   if (!o.bench_precisions.empty()) plan.precisions = o.bench_precisions;
   plan.cpu_target = o.cpu_target;
+  plan.tree = tree_settings_of(o);
   plan.repeats = o.repeats > 0 ? o.repeats : (gpu ? 20 : kCpuRepeats);
   if (!gpu && o.repeats <= 0) {
     plan.min_repeats = kCpuMinRepeats;
@@ -299,6 +300,7 @@ std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice
       for (Precision precision : plan.precisions) {
         BackendSelection selection = make_backend(choice, n, plan.layouts.front(), precision, plan.cpu_target);
         Backend& backend = *selection.backend;
+        backend.set_tree_settings(plan.tree);
         if (!selection.notice.empty() && result.backend_name.empty())
           std::fprintf(stderr, "coalesce: %s\n", selection.notice.c_str());
         if (result.backend_name.empty()) {

@@ -12,6 +12,7 @@
 #include "sim/force_method.h"
 #include "sim/layout.h"
 #include "sim/precision.h"
+#include "sim/tree_settings.h"
 
 namespace coalesce {
 
@@ -21,6 +22,7 @@ struct BenchPlan {
   std::vector<Layout> layouts;
   std::vector<Precision> precisions{Precision::Fp32};
   std::optional<CpuTarget> cpu_target;  // the CPU backend's SIMD target (--cpu-target); none: the widest
+  TreeSettings tree;                    // the tree rows' (--theta)
   int repeats = 20;
   // CPU default: at least min_repeats timed calls, then more until `repeats` or repeat_budget_ms of them,
   // so slow rows stay short and fast rows get many samples; 0: exactly `repeats`.

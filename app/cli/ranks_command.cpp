@@ -229,6 +229,7 @@ int run_bench(const Options& options, Ranks& ranks) {
                                  {ranks.local_rank(), ranks.ranks_on_host(), !root});
       });
       Backend& backend = *selection.backend;
+      backend.set_tree_settings(plan.tree);
       backend.set_force_method(sliced);
       // Once, from rank 0, as the bench in one process says it: why this runs on the CPU.
       if (root && device.empty() && !selection.notice.empty())

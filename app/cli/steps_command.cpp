@@ -79,6 +79,7 @@ int run_steps(const Options& options, Ranks& ranks) {
   });
   if (root && !selection.notice.empty()) std::fprintf(stderr, "coalesce: %s\n", selection.notice.c_str());
   Backend& backend = *selection.backend;
+  backend.set_tree_settings(tree_settings_of(options));
   SimClock clock;
   ForceChoice forces;
   agreed(ranks, [&] {

@@ -10,6 +10,7 @@
 #include "sim/cpu_target.h"
 #include "sim/force_method.h"
 #include "sim/precision.h"
+#include "sim/tree_settings.h"
 
 namespace coalesce {
 
@@ -44,6 +45,7 @@ struct Options {
   std::optional<CpuTarget> cpu_target;    // --cpu-target: the CPU backend's SIMD target; none: the widest
   std::optional<ForceMethod> solver;      // --solver: a family, as its first row (sim/force_method.h)
   std::optional<ForceMethod> forces;  // --forces: a row of the family; none: auto (bench: each, a row each)
+  std::optional<double> theta;        // --theta: the tree's opening angle; none: kDefaultTheta
   std::string scene = "galaxies";  // preset name or TOML file path
   std::optional<int> particles;
   std::optional<double> dt;  // as typed (sim/sim_params.h)
@@ -99,6 +101,13 @@ struct Options {
 // A clip of known length (--record with --record-seconds): with --headless it ends the run by itself.
 inline bool clip_has_length(const Options& options) {
   return !options.record.empty() && options.record_seconds.has_value();
+}
+
+// --theta's tree settings (the rest of TreeSettings as built).
+inline TreeSettings tree_settings_of(const Options& options) {
+  TreeSettings settings;
+  if (options.theta) settings.theta = *options.theta;
+  return settings;
 }
 
 }  // namespace coalesce

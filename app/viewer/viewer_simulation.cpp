@@ -81,6 +81,7 @@ ViewerSimulation::ViewerSimulation(const Options& options) : m_options(options) 
   m_scene_source = m_options.scene;
   m_selection = make_backend(m_options.backend, m_scene.particles, m_options.layout, m_options.precision,
                              m_options.cpu_target);
+  m_selection.backend->set_tree_settings(tree_settings_of(m_options));
   state.upload_to(*m_selection.backend);
   use_forces(choose_forces(backend(), m_scene.method, m_scene.params, time(), m_options.forces));
 }
@@ -155,6 +156,7 @@ void ViewerSimulation::rebuild(int particles) {
   const std::vector<Particle> state = generate_initial_state(scene);
   BackendSelection next =
       make_backend(m_options.backend, particles, backend().layout(), backend().precision(), m_options.cpu_target);
+  next.backend->set_tree_settings(backend().tree_settings());  // the panel's theta, kept
   next.backend->upload(state);
   // At the new N; the scene's family, whichever row of it ran before.
   const ForceChoice forces = choose_forces(*next.backend, scene.method, scene.params, 0.0, m_options.forces);

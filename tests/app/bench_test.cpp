@@ -43,8 +43,8 @@ TEST(Bench, CpuSweepWritesEveryRowAsValidJson) {
   EXPECT_GT(doc.at("device").at("copy_peak_gbps").get<double>(), 0.0);
   const auto& rows = doc.at("rows");
   // 2 layouts x (all-pairs: forces, one row per scheme; attractors: forces, integrate, 4 pack variants,
-  // convert there and back).
-  ASSERT_EQ(rows.size(), 2u * (family_rows(ForceMethod::OneSidedAllPairs) + 8u));
+  // convert there and back; tree: forces).
+  ASSERT_EQ(rows.size(), 2u * (family_rows(ForceMethod::OneSidedAllPairs) + 8u + family_rows(ForceMethod::Tree)));
   int forces = 0;
   std::multiset<std::string> directions;  // "from to" of every convert row
   for (const auto& row : rows) {
@@ -77,7 +77,8 @@ TEST(Bench, CpuSweepWritesEveryRowAsValidJson) {
     if (row.at("kernel") == "convert")
       directions.insert(row.at("layout").get<std::string>() + " " + row.at("variant").get<std::string>());
   }
-  EXPECT_EQ(forces, static_cast<int>(2 * (family_rows(ForceMethod::OneSidedAllPairs) + 1)));
+  EXPECT_EQ(forces, static_cast<int>(2 * (family_rows(ForceMethod::OneSidedAllPairs) + 1 +
+                                          family_rows(ForceMethod::Tree))));
   // soa's round trip goes to float4 and back, float4's to aos and back: each direction once, attractors only.
   const std::multiset<std::string> expected = {"soa to float4", "float4 to soa", "float4 to aos", "aos to float4"};
   EXPECT_EQ(directions, expected);

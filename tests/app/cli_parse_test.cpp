@@ -187,12 +187,27 @@ TEST(CliParse, BadNumbersNameTheFlagAndAnExample) {
   EXPECT_NE(usage_error({"bench", "--particles", "1024,,4096"}).find("--particles"), std::string::npos);
   EXPECT_NE(usage_error({"bench", "--particles", "1024,0"}).find("--particles"), std::string::npos);
   EXPECT_NE(usage_error({"bench", "--repeats", "0"}).find("--repeats"), std::string::npos);
+  EXPECT_NE(usage_error({"--theta", "1.5"}).find("--theta"), std::string::npos);
+  EXPECT_NE(usage_error({"--theta", "-0.1"}).find("--theta"), std::string::npos);
+  EXPECT_NE(usage_error({"--theta", "nan"}).find("--theta"), std::string::npos);
+}
+
+// --theta is the tree's setting, kept as typed; unset, the backend keeps the default.
+TEST(CliParse, ThetaIsTheTreesSetting) {
+  testing::TestRng rng;
+  const double theta = std::round(rng.uniform(0.0f, 1.0f) * 1000) / 1000;
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3f", theta);
+  const Options o = parse_arguments({"--solver", "tree", "--theta", text});
+  EXPECT_EQ(o.solver, ForceMethod::Tree);
+  EXPECT_EQ(tree_settings_of(o).theta, std::strtod(text, nullptr)) << text;
+  EXPECT_EQ(tree_settings_of(parse_arguments({})).theta, kDefaultTheta);
 }
 
 TEST(CliParse, BadChoicesListTheGoodOnes) {
   EXPECT_NE(usage_error({"--layout", "xyz"}).find(std::string(kLayoutChoices)), std::string::npos);
   EXPECT_NE(usage_error({"--pack", "bogus"}).find("naive|tiled|tiled-padded|vector"), std::string::npos);
-  EXPECT_NE(usage_error({"--solver", "barnes-hut"}).find("all-pairs|attractors"), std::string::npos);
+  EXPECT_NE(usage_error({"--solver", "barnes-hut"}).find(std::string(kSolverFamilyChoices)), std::string::npos);
   EXPECT_NE(usage_error({"--backend", "opencl"}).find("cuda|cpu"), std::string::npos);
   EXPECT_NE(usage_error({"bench", "--layouts", "aos,xyz"}).find("xyz"), std::string::npos);
   EXPECT_NE(usage_error({"bench", "--layouts", "aos,aos"}).find("twice"), std::string::npos);

@@ -29,8 +29,8 @@ TEST(ForceMethod, NamesParseBackToTheirRows) {
     EXPECT_EQ(has_forces_choice(row.method), !row.forces_name.empty());
   }
   // The scene and bench files' messages name the families as they did when they were written out.
-  EXPECT_EQ(solver_family_words(), "all-pairs or attractors");
-  EXPECT_FALSE(parse_solver_family("tree").has_value());
+  EXPECT_EQ(solver_family_words(), "all-pairs, attractors or tree");
+  EXPECT_FALSE(parse_solver_family("barnes-hut").has_value());
   EXPECT_FALSE(parse_forces("auto").has_value());
   EXPECT_FALSE(parse_forces("").has_value());
   EXPECT_FALSE(parse_forces_in(ForceMethod::Attractors, "mutual").has_value());

@@ -1,5 +1,6 @@
 // The CPU backend's slices (Backend::step_range) and source exchange, as ranks use them: K backends stepping
-// random slices give one whole step's state bit for bit, on every SIMD target, layout, precision and solver.
+// random slices give one whole step's state bit for bit, on every SIMD target, layout, precision and slicing
+// solver (the tree's: each rank builds the whole tree and walks its slice).
 #include <gtest/gtest.h>
 
 #include "sim/cpu_backend.h"
@@ -23,8 +24,10 @@ TEST(CpuSlices, RandomSlicesStepLikeTheWholeStateBitwise) {
     for (Layout layout : kAllLayouts) {
       for (Precision precision : kAllPrecisions) {
         const int n = rng.uniform_int(1, 700);
-        const ForceMethod method =
-            rng.uniform_int(0, 3) == 0 ? ForceMethod::Attractors : ForceMethod::OneSidedAllPairs;
+        const int pick = rng.uniform_int(0, 5);
+        const ForceMethod method = pick == 0  ? ForceMethod::Attractors
+                                   : pick < 3 ? ForceMethod::Tree
+                                              : ForceMethod::OneSidedAllPairs;
         SimParams params;
         params.dt = rng.uniform(0.01f, 0.1f);
         params.softening = rng.uniform(0.02f, 0.1f);
