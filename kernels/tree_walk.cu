@@ -103,8 +103,14 @@ __device__ void flush_nodes(WarpLists<Real>& lists, const WalkParams<Real>& w, i
     lists.quad_b[lane] = load_vec4(&node.quad_b);
   }
   __syncwarp();
-  for (int j = 0; j < count; ++j)
-    accumulate_node(acc, p, lists.com_mass[j], lists.quad_a[j], lists.quad_b[j], w.eps2);
+  if (count == 32) {  // the usual case: a constant trip count the compiler unrolls
+#pragma unroll 8
+    for (int j = 0; j < 32; ++j)
+      accumulate_node(acc, p, lists.com_mass[j], lists.quad_a[j], lists.quad_b[j], w.eps2);
+  } else {
+    for (int j = 0; j < count; ++j)
+      accumulate_node(acc, p, lists.com_mass[j], lists.quad_a[j], lists.quad_b[j], w.eps2);
+  }
   __syncwarp();
 }
 
@@ -125,9 +131,17 @@ __device__ void flush_bodies(WarpLists<Real>& lists, int ranges, const Src& sour
     lists.bodies[lane] = sources.position_mass(lists.range_first[lo] + ordinal - lists.range_start[lo]);
   }
   __syncwarp();
-  for (int j = 0; j < count; ++j) {
-    const Vec4T<Real> b = lists.bodies[j];
-    accumulate_pair(acc, p, Vec3T<Real>{b.x, b.y, b.z}, b.w, eps2);
+  if (count == 32) {
+#pragma unroll 8
+    for (int j = 0; j < 32; ++j) {
+      const Vec4T<Real> b = lists.bodies[j];
+      accumulate_pair(acc, p, Vec3T<Real>{b.x, b.y, b.z}, b.w, eps2);
+    }
+  } else {
+    for (int j = 0; j < count; ++j) {
+      const Vec4T<Real> b = lists.bodies[j];
+      accumulate_pair(acc, p, Vec3T<Real>{b.x, b.y, b.z}, b.w, eps2);
+    }
   }
   __syncwarp();
 }
