@@ -1,0 +1,419 @@
+// The tree's walk (kernels/tree.h): one warp per group of consecutive curve positions. The opening test is
+// the group's, so the warp stays converged: each lane tests one node of a stack of up to 32, ballots append
+// the accepted nodes to a shared node list and the opened leaves' bodies to a shared list of ranges, and
+// the opened nodes' octree children go back on the stack. A list is evaluated 32 entries at a time, every
+// lane against all 32 from shared memory. The order of every sum is fixed by the tree and the group alone.
+// Both kinds of pull in the state's precision: body-body as all-pairs computes it, body-node monopole +
+// quadrupole as the CPU reference's formula.
+#include <algorithm>
+#include <stdexcept>
+#include <type_traits>
+
+#include "kernels/launch.h"
+#include "kernels/tree.h"
+#include "kernels/tree_nodes.h"
+#include "kernels/tree_source.h"
+#include "sim/physics.h"
+
+namespace coalesce::gpu {
+
+namespace {
+
+constexpr int kThreads = 128;
+constexpr int kWarps = kThreads / 32;
+constexpr unsigned kAll = 0xffffffffu;
+// Stack entries a warp may need: each pass pops up to 32 nodes and pushes at most 8 children of each (256),
+// and the entries pushed on top of a layer are one octree level deeper, so at most 21 such layers (the
+// keys' levels) stand at once. Checked anyway: an overflow is counted and last_counts() throws.
+constexpr int kStackCapacity = 22 * 256;
+
+template <class Real>
+struct WarpLists {
+  Vec4T<Real> bodies[32];                      // a chunk of bodies: position and mass
+  Vec4T<Real> com_mass[32], quad_a[32], quad_b[32];  // a chunk of nodes
+  int nodes[64];                               // accepted nodes waiting (< 32 between passes)
+  int range_first[64], range_count[64], range_start[64];  // opened leaves' bodies waiting (< 32 bodies)
+};
+
+template <class Real>
+struct WalkParams {
+  int n, group_size, leaf_size;
+  Real theta2, eps2, dt;
+  const TreeLinks* links;
+  const int* delta;
+  const WalkNode<Real>* nodes;
+  const int* order;
+  const int* position;
+  int* stacks;
+  unsigned long long* counters;  // pp, pn, next work item, overflow
+  BodyRange targets;             // kick: the targets of the range
+  const int* list;               // accelerations: the targets (state indices), and where they go
+  int count;
+  double* out;
+};
+
+__device__ unsigned lanes_below() { return (1u << (threadIdx.x & 31)) - 1u; }
+
+__device__ int inclusive_sum(int v) {
+  const int lane = threadIdx.x & 31;
+  for (int s = 1; s < 32; s *= 2) {
+    const int other = __shfl_up_sync(kAll, v, s);
+    if (lane >= s) v += other;
+  }
+  return v;
+}
+
+template <class Real>
+__device__ Real warp_min(Real v) {
+  for (int s = 16; s > 0; s /= 2) v = min(v, __shfl_xor_sync(kAll, v, s));
+  return v;
+}
+template <class Real>
+__device__ Real warp_max(Real v) {
+  for (int s = 16; s > 0; s /= 2) v = max(v, __shfl_xor_sync(kAll, v, s));
+  return v;
+}
+
+// Monopole + quadrupole pull of a node at r = p - com, as the CPU reference: a = -M r / r^3 + Q r / r^5
+// - 5/2 (r.Q.r) r / r^7, r^2 softened as the pairs are.
+template <class Real>
+__device__ void accumulate_node(Vec3T<Real>& acc, Vec3T<Real> p, Vec4T<Real> cm, Vec4T<Real> qa, Vec4T<Real> qb,
+                                Real eps2) {
+  const Real r[3] = {p.x - cm.x, p.y - cm.y, p.z - cm.z};
+  const Real r2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + eps2;
+  const Real inv = reciprocal_sqrt(r2), inv2 = inv * inv, inv3 = inv * inv2, inv5 = inv3 * inv2;
+  const Real qr[3] = {qa.x * r[0] + qa.w * r[1] + qb.x * r[2], qa.w * r[0] + qa.y * r[1] + qb.y * r[2],
+                      qb.x * r[0] + qb.y * r[1] + qa.z * r[2]};
+  const Real rqr = r[0] * qr[0] + r[1] * qr[1] + r[2] * qr[2];
+  const Real radial = -cm.w * inv3 - Real(2.5) * rqr * inv5 * inv2;
+  acc.x += radial * r[0] + qr[0] * inv5;
+  acc.y += radial * r[1] + qr[1] * inv5;
+  acc.z += radial * r[2] + qr[2] * inv5;
+}
+
+// The first `count` waiting nodes against every lane's target.
+template <class Real>
+__device__ void flush_nodes(WarpLists<Real>& lists, const WalkParams<Real>& w, int count, Vec3T<Real> p,
+                            Vec3T<Real>& acc) {
+  const int lane = threadIdx.x & 31;
+  if (lane < count) {
+    const WalkNode<Real>& node = w.nodes[lists.nodes[lane]];
+    lists.com_mass[lane] = load_vec4(&node.com_mass);
+    lists.quad_a[lane] = load_vec4(&node.quad_a);
+    lists.quad_b[lane] = load_vec4(&node.quad_b);
+  }
+  __syncwarp();
+  if (count == 32) {  // the usual case: a constant trip count the compiler unrolls
+#pragma unroll 8
+    for (int j = 0; j < 32; ++j)
+      accumulate_node(acc, p, lists.com_mass[j], lists.quad_a[j], lists.quad_b[j], w.eps2);
+  } else {
+    for (int j = 0; j < count; ++j)
+      accumulate_node(acc, p, lists.com_mass[j], lists.quad_a[j], lists.quad_b[j], w.eps2);
+  }
+  __syncwarp();
+}
+
+// Waiting bodies with ordinals [first, first + count), count <= 32, against every lane's target; the loads
+// are the sorted copy's, in the state's layout.
+template <class Src, class Real>
+__device__ void flush_bodies(WarpLists<Real>& lists, int ranges, const Src& sources, Real eps2, int first,
+                             int count, Vec3T<Real> p, Vec3T<Real>& acc) {
+  const int lane = threadIdx.x & 31;
+  if (lane < count) {
+    const int ordinal = first + lane;
+    int lo = 0, hi = ranges - 1;  // the last range starting at or before the ordinal
+    while (lo < hi) {
+      const int mid = (lo + hi + 1) / 2;
+      if (lists.range_start[mid] <= ordinal) lo = mid;
+      else hi = mid - 1;
+    }
+    lists.bodies[lane] = sources.position_mass(lists.range_first[lo] + ordinal - lists.range_start[lo]);
+  }
+  __syncwarp();
+  if (count == 32) {
+#pragma unroll 8
+    for (int j = 0; j < 32; ++j) {
+      const Vec4T<Real> b = lists.bodies[j];
+      accumulate_pair(acc, p, Vec3T<Real>{b.x, b.y, b.z}, b.w, eps2);
+    }
+  } else {
+    for (int j = 0; j < count; ++j) {
+      const Vec4T<Real> b = lists.bodies[j];
+      accumulate_pair(acc, p, Vec3T<Real>{b.x, b.y, b.z}, b.w, eps2);
+    }
+  }
+  __syncwarp();
+}
+
+// Drops the bodies before ordinal `done` from the range list; returns the ranges left.
+template <class Real>
+__device__ int drop_bodies(WarpLists<Real>& lists, int ranges, int done) {
+  const int lane = threadIdx.x & 31;
+  int first[2], count[2], start[2];
+  bool keep[2];
+  int gone = 0;
+  for (int h = 0; h < 2; ++h) {
+    const int j = lane + 32 * h;
+    keep[h] = false;
+    if (j < ranges) {
+      const int skip = max(0, done - lists.range_start[j]);
+      first[h] = lists.range_first[j] + skip;
+      count[h] = lists.range_count[j] - skip;
+      start[h] = max(lists.range_start[j], done) - done;
+      keep[h] = count[h] > 0;
+    }
+    gone += __popc(__ballot_sync(kAll, j < ranges && !keep[h]));  // the consumed ranges are a prefix
+  }
+  __syncwarp();
+  for (int h = 0; h < 2; ++h) {
+    const int j = lane + 32 * h - gone;
+    if (keep[h]) {
+      lists.range_first[j] = first[h];
+      lists.range_count[j] = count[h];
+      lists.range_start[j] = start[h];
+    }
+  }
+  __syncwarp();
+  return ranges - gone;
+}
+
+// The octree children of an internal node the walk opens: its binary descendants down to the first with a
+// longer prefix than its octant digit (or a leaf), in curve order; at most 8.
+template <class Real>
+__device__ int octree_children(const WalkParams<Real>& w, const TreeLinks& links, int bits, int (&kids)[8]) {
+  const int next_level_bits = 3 * (bits / 3 + 1);
+  int pending[8];
+  int top = 0, count = 0;
+  pending[top++] = links.right;
+  pending[top++] = links.left;
+  while (top > 0) {
+    const int c = pending[--top];
+    if (c >= w.n - 1 || w.delta[c] >= next_level_bits) {
+      kids[count++] = c;
+    } else {
+      const TreeLinks inner = w.links[c];
+      pending[top++] = inner.right;
+      pending[top++] = inner.left;
+    }
+  }
+  return count;
+}
+
+struct GroupCounts {
+  int bodies = 0, nodes = 0;
+};
+
+// The acceleration of each lane's target p from the walk of the group whose box is [lo, hi].
+template <class Src, class Real>
+__device__ GroupCounts walk_group(WarpLists<Real>& lists, const WalkParams<Real>& w, const Src& sources, int* stack,
+                                  Vec3T<Real> lo, Vec3T<Real> hi, Vec3T<Real> p, Vec3T<Real>& acc) {
+  const int lane = threadIdx.x & 31;
+  GroupCounts counts;
+  int depth = 1, waiting_nodes = 0, ranges = 0, waiting_bodies = 0;
+  if (lane == 0) stack[0] = kRootNode;
+  __syncwarp();
+  while (depth > 0) {
+    const int take = min(32, depth);
+    const int node = lane < take ? stack[depth - take + lane] : -1;
+    depth -= take;
+    __syncwarp();
+    bool accept = false, opened_leaf = false;
+    int first = 0, bodies = 0, children = 0;
+    int kids[8];
+    if (node >= 0) {
+      const Vec4T<Real> cm = load_vec4(&w.nodes[node].com_mass);
+      const Real extent = w.nodes[node].quad_b.z;
+      // The distance from the centre of mass to the nearest point of the group's box.
+      const Real gx = max(max(lo.x - cm.x, cm.x - hi.x), Real(0));
+      const Real gy = max(max(lo.y - cm.y, cm.y - hi.y), Real(0));
+      const Real gz = max(max(lo.z - cm.z, cm.z - hi.z), Real(0));
+      accept = w.theta2 > 0 && extent * extent < w.theta2 * (gx * gx + gy * gy + gz * gz);
+      if (!accept) {
+        if (node >= w.n - 1) {
+          opened_leaf = true;
+          first = node - (w.n - 1);
+          bodies = 1;
+        } else {
+          const TreeLinks links = w.links[node];
+          const int bits = w.delta[node];
+          if (links.last - links.first < w.leaf_size || bits >= kEqualKeyBits) {
+            opened_leaf = true;
+            first = links.first;
+            bodies = links.last - links.first + 1;
+          } else {
+            children = octree_children(w, links, bits, kids);
+          }
+        }
+      }
+    }
+    const unsigned accepted = __ballot_sync(kAll, accept);
+    if (accept) lists.nodes[waiting_nodes + __popc(accepted & lanes_below())] = node;
+    waiting_nodes += __popc(accepted);
+    const unsigned leaves = __ballot_sync(kAll, opened_leaf);
+    const int body_end = inclusive_sum(bodies);
+    if (opened_leaf) {
+      const int at = ranges + __popc(leaves & lanes_below());
+      lists.range_first[at] = first;
+      lists.range_count[at] = bodies;
+      lists.range_start[at] = waiting_bodies + body_end - bodies;
+    }
+    ranges += __popc(leaves);
+    waiting_bodies += __shfl_sync(kAll, body_end, 31);
+    const int child_end = inclusive_sum(children);
+    const int pushed = __shfl_sync(kAll, child_end, 31);
+    if (depth + pushed > kStackCapacity) {
+      if (lane == 0) atomicAdd(w.counters + 3, 1ull);  // never expected: see kStackCapacity
+    } else {
+      for (int c = 0; c < children; ++c) stack[depth + child_end - children + c] = kids[c];
+      depth += pushed;
+    }
+    __syncwarp();
+    if (waiting_nodes >= 32) {
+      flush_nodes(lists, w, 32, p, acc);
+      waiting_nodes -= 32;
+      const int rest = lane < waiting_nodes ? lists.nodes[32 + lane] : 0;
+      __syncwarp();
+      if (lane < waiting_nodes) lists.nodes[lane] = rest;
+      __syncwarp();
+      counts.nodes += 32;
+    }
+    if (waiting_bodies >= 32) {
+      int done = 0;
+      for (; waiting_bodies - done >= 32; done += 32)
+        flush_bodies(lists, ranges, sources, w.eps2, done, 32, p, acc);
+      ranges = drop_bodies(lists, ranges, done);
+      waiting_bodies -= done;
+      counts.bodies += done;
+    }
+  }
+  if (waiting_nodes > 0) flush_nodes(lists, w, waiting_nodes, p, acc);
+  if (waiting_bodies > 0) flush_bodies(lists, ranges, sources, w.eps2, 0, waiting_bodies, p, acc);
+  counts.nodes += waiting_nodes;
+  counts.bodies += waiting_bodies;
+  return counts;
+}
+
+// Persistent warps take work items (groups for a kick, targets for accelerations) from a counter; each
+// item's result depends only on its group, so which warp takes it does not matter.
+template <class View, bool kList>
+__global__ void __launch_bounds__(kThreads)
+    walk_kernel(View view, SourceFor<View> sources, WalkParams<typename View::Scalar> w, int items) {
+  using Real = typename View::Scalar;
+  __shared__ WarpLists<Real> all_lists[kWarps];
+  const int lane = threadIdx.x & 31;
+  const int warp = static_cast<int>(threadIdx.x) / 32;
+  WarpLists<Real>& lists = all_lists[warp];
+  int* stack = w.stacks + static_cast<long long>(blockIdx.x * kWarps + warp) * kStackCapacity;
+  unsigned long long pairs = 0, pulls = 0;
+  for (;;) {
+    int item = 0;
+    if (lane == 0) item = static_cast<int>(atomicAdd(w.counters + 2, 1ull));
+    item = __shfl_sync(kAll, item, 0);
+    if (item >= items) break;
+    int group = item, target_lane = -1;
+    if constexpr (kList) {
+      const int curve = w.position[w.list[item]];
+      group = curve / w.group_size;
+      target_lane = curve - group * w.group_size;
+    }
+    const int first = group * w.group_size;
+    const int members = min(w.group_size, w.n - first);
+    const int k = first + (lane < members ? lane : 0);  // idle lanes repeat the first target
+    const Vec4T<Real> pm = sources.position_mass(k);
+    const Vec3T<Real> p{pm.x, pm.y, pm.z};
+    const int body = w.order[k];
+    const bool wanted = lane < members && body >= w.targets.begin && body < w.targets.end;
+    const unsigned wanted_lanes = __ballot_sync(kAll, wanted);
+    if (!kList && wanted_lanes == 0) continue;
+    const Vec3T<Real> lo{warp_min(p.x), warp_min(p.y), warp_min(p.z)};
+    const Vec3T<Real> hi{warp_max(p.x), warp_max(p.y), warp_max(p.z)};
+    Vec3T<Real> acc{0, 0, 0};
+    const GroupCounts counts = walk_group(lists, w, sources, stack, lo, hi, p, acc);
+    if constexpr (kList) {
+      if (lane == target_lane) {
+        w.out[3LL * item] = double(acc.x);
+        w.out[3LL * item + 1] = double(acc.y);
+        w.out[3LL * item + 2] = double(acc.z);
+      }
+    } else {
+      if (wanted) view.set_velocity(body, kick(view.velocity(body), acc, w.dt));
+      pairs += static_cast<unsigned long long>(counts.bodies) * __popc(wanted_lanes);
+      pulls += static_cast<unsigned long long>(counts.nodes) * __popc(wanted_lanes);
+    }
+  }
+  if (!kList && lane == 0) {  // one atomic per warp and count
+    if (pairs) atomicAdd(w.counters, pairs);
+    if (pulls) atomicAdd(w.counters + 1, pulls);
+  }
+}
+
+template <class Kernel>
+int resident_blocks(Kernel kernel) {
+  int device = 0, sms = 0, per_sm = 0;
+  COALESCE_CUDA_CHECK(cudaGetDevice(&device));
+  COALESCE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  COALESCE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, 0));
+  return std::max(1, sms * per_sm);
+}
+
+}  // namespace
+
+void GpuTree::walk(const StateViews& state, BodyRange targets, const int* list, int count, double* out,
+                   const SimParams& params, cudaStream_t stream) {
+  check_state(state);
+  const bool listed = list != nullptr;
+  unsigned long long* counters = m_counters.data() + (listed ? 4 : 0);
+  COALESCE_CUDA_CHECK(cudaMemsetAsync(counters, 0, 4 * sizeof(unsigned long long), stream));
+  if (!listed) {
+    m_walk_start.record(stream);
+    m_last_kick_stream = stream;
+    m_kicked = true;
+  }
+  const int groups = (m_n + m_settings.group_size - 1) / m_settings.group_size;
+  const int items = listed ? count : groups;
+  if (m_n > 0 && items > 0) {
+    with_view(state, [&](const auto& view) {
+      using View = std::decay_t<decltype(view)>;
+      using Real = typename View::Scalar;
+      WalkParams<Real> w{};
+      w.n = m_n;
+      w.group_size = m_settings.group_size;
+      w.leaf_size = std::max(1, m_settings.leaf_size);
+      w.theta2 = static_cast<Real>(m_settings.theta * m_settings.theta);
+      w.eps2 = softening_squared<Real>(params);
+      w.dt = time_step<Real>(params);
+      w.links = m_links.data();
+      w.delta = m_delta.data();
+      w.nodes = reinterpret_cast<const WalkNode<Real>*>(m_walk_nodes.data());
+      w.order = m_order.data();
+      w.position = m_position.data();
+      w.counters = counters;
+      w.targets = targets;
+      w.list = list;
+      w.count = count;
+      w.out = out;
+      const auto kernel = listed ? walk_kernel<View, true> : walk_kernel<View, false>;
+      const int blocks = std::min(resident_blocks(kernel), (items + kWarps - 1) / kWarps);
+      const std::size_t stack_ints = static_cast<std::size_t>(blocks) * kWarps * kStackCapacity;
+      if (m_stacks.size() < stack_ints) m_stacks = DeviceBuffer<int>(stack_ints);
+      w.stacks = m_stacks.data();
+      launch(kernel, LaunchGrid{static_cast<unsigned>(blocks), kThreads}, stream, view,
+             SourceFor<View>::over(m_sources.data(), m_n), w, items);
+    });
+  }
+  if (!listed) m_walk_end.record(stream);
+}
+
+void GpuTree::kick(const StateViews& state, BodyRange targets, const SimParams& params, cudaStream_t stream) {
+  if (targets.begin < 0 || targets.end > state.n || targets.begin > targets.end)
+    throw std::invalid_argument("GpuTree::kick: the targets are not within the state's bodies");
+  walk(state, targets, nullptr, 0, nullptr, params, stream);
+}
+
+void GpuTree::accelerations(const StateViews& state, const int* targets, int count, double* out,
+                            const SimParams& params, cudaStream_t stream) {
+  walk(state, BodyRange{0, state.n}, targets, count, out, params, stream);
+}
+
+}  // namespace coalesce::gpu
