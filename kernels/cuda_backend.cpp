@@ -47,7 +47,7 @@ CudaBackend::CudaBackend(int particles, Layout layout, int device, Precision pre
       m_state(max_state_bytes(precision, m_n)),
       m_scratch(max_state_bytes(precision, m_n)),
       m_solvers([this](ForceMethod method) {
-        return make_gpu_solver(method, GpuSolverContext{m_stream.get(), m_force_partials});
+        return make_gpu_solver(method, GpuSolverContext{m_stream.get(), m_force_partials, m_tree_settings});
       }) {
   // A defined starting state: all zeros is a valid state in every layout (float4's spare w included).
   COALESCE_CUDA_CHECK(cudaMemsetAsync(m_state.data(), 0, m_state.bytes(), m_stream.get()));

@@ -3,6 +3,7 @@
 #include "kernels/gpu_solvers.h"
 
 #include "kernels/kernels.h"
+#include "kernels/tree.h"
 #include "sim/byte_counts.h"
 
 namespace coalesce {
@@ -28,7 +29,7 @@ class GpuOneSidedSolver final : public ForceSolver {
   ForceCost kick(const Sources& sources, BodyRange targets, const SimParams& params) override {
     gpu::all_pairs_kick(sources.state, targets, m_schedule, params, m_context.partials.data(),
                         m_context.stream);
-    return {static_cast<double>(m_schedule.partial_bytes), kPartialSums};
+    return {static_cast<double>(m_schedule.partial_bytes), kPartialSums, std::nullopt};
   }
 
  private:
@@ -53,7 +54,7 @@ class GpuMutualSolver final : public ForceSolver {
   }
   ForceCost kick(const Sources& sources, BodyRange, const SimParams& params) override {
     gpu::mutual_kick(sources.state, m_schedule, params, m_context.partials.data(), m_context.stream);
-    return {static_cast<double>(m_schedule.partial_bytes), kPartialSums};
+    return {static_cast<double>(m_schedule.partial_bytes), kPartialSums, std::nullopt};
   }
 
  private:
@@ -72,12 +73,47 @@ class GpuAttractorSolver final : public ForceSolver {
   void prepare(const Sources&, BodyRange, const SimParams&, double time) override { m_time = time; }
   ForceCost kick(const Sources& sources, BodyRange targets, const SimParams& params) override {
     gpu::attractor_kick(sources.state, targets, params, m_time, m_context.stream);
-    return {0.0, kPartialSums};
+    return {0.0, kPartialSums, std::nullopt};
   }
 
  private:
   GpuSolverContext m_context;
   double m_time = 0.0;  // the step's, from prepare()
+};
+
+// The tree (kernels/tree.h): built from all N bodies and walked inside the kick, so the event pair times the
+// whole step's forces (sort, build, upsweep, walk); the stage split is the tree's own events.
+class GpuTreeSolver final : public ForceSolver {
+ public:
+  explicit GpuTreeSolver(const GpuSolverContext& context) : m_context(context) {}
+  ForceMethod method() const override { return ForceMethod::Tree; }
+  SourceNeed source_need() const override { return SourceNeed::InPlace; }
+  void prepare(const Sources&, BodyRange targets, const SimParams&, double) override {
+    // The walk's counts come back with the stream: the previous kick's, read before this one is queued
+    // (it finished long ago in a frame loop); unknown for the first kick or a different range.
+    m_counted.reset();
+    if (m_kicked && targets.begin == m_targets.begin && targets.end == m_targets.end) {
+      const TreeCounts c = m_tree.last_counts();
+      m_counted = c.particle_particle + c.particle_node;
+    }
+    m_targets = targets;
+  }
+  ForceCost kick(const Sources& sources, BodyRange targets, const SimParams& params) override {
+    m_tree.build(sources.state, m_context.tree, m_context.stream);
+    m_tree.kick(sources.state, targets, params, m_context.stream);
+    m_kicked = true;
+    // The sorted copy of {x, y, z, m}: written by the build, read by the walk.
+    const double copy_bytes =
+        4.0 * sources.state.n * (sources.state.precision == Precision::Fp64 ? sizeof(double) : sizeof(float));
+    return {copy_bytes, kSortedSources, m_counted};
+  }
+
+ private:
+  GpuSolverContext m_context;
+  gpu::GpuTree m_tree;  // its buffers grow with N and are kept
+  bool m_kicked = false;
+  BodyRange m_targets{0, 0};
+  std::optional<double> m_counted;
 };
 
 }  // namespace
@@ -91,7 +127,7 @@ std::unique_ptr<ForceSolver> make_gpu_solver(ForceMethod method, const GpuSolver
     case ForceMethod::Attractors:
       return std::make_unique<GpuAttractorSolver>(context);
     case ForceMethod::Tree:
-      return nullptr;  // not yet: the row says on_gpu = false
+      return std::make_unique<GpuTreeSolver>(context);
   }
   return nullptr;
 }

@@ -8,6 +8,7 @@
 
 #include "kernels/device_buffer.h"
 #include "sim/force_solver.h"
+#include "sim/tree_settings.h"
 
 namespace coalesce {
 
@@ -16,6 +17,7 @@ struct GpuSolverContext {
   // The all-pairs partial sums, one grow-only buffer per backend lent to both schemes, so switching
   // between them allocates no more than the larger needs.
   DeviceBuffer<unsigned char>& partials;
+  const TreeSettings& tree;  // the backend's, read at each step
 };
 
 // The solver of `method` on a GPU, or null for a row with none (the backend refuses it); its switch

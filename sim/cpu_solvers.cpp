@@ -60,7 +60,7 @@ class CpuOneSidedSolver final : public ForceSolver {
   SourceNeed source_need() const override { return m_simd ? SourceNeed::Rows : SourceNeed::InPlace; }
   void prepare(const Sources&, BodyRange, const SimParams&, double) override {}
   ForceCost kick(const Sources& sources, BodyRange targets, const SimParams& params) override {
-    ForceCost cost{0.0, kStagedSources};
+    ForceCost cost{0.0, kStagedSources, std::nullopt};
     with_view(sources.state, [&](const auto& view) {
       using Real = typename std::decay_t<decltype(view)>::Scalar;
       if (!m_simd) {
@@ -101,7 +101,7 @@ class CpuMutualSolver final : public ForceSolver {
   SourceNeed source_need() const override { return SourceNeed::InPlace; }
   void prepare(const Sources&, BodyRange, const SimParams&, double) override {}
   ForceCost kick(const Sources& sources, BodyRange, const SimParams& params) override {
-    ForceCost cost{0.0, kPartialSums};
+    ForceCost cost{0.0, kPartialSums, std::nullopt};
     with_view(sources.state, [&](const auto& view) {
       using Real = typename std::decay_t<decltype(view)>::Scalar;
       const int n = sources.state.n;
@@ -171,7 +171,7 @@ class CpuAttractorSolver final : public ForceSolver {
                   return std::array<const Real*, 3>{tx, ty, tz};
                 });
     });
-    return {0.0, kStagedSources};
+    return {0.0, kStagedSources, std::nullopt};
   }
 
  private:

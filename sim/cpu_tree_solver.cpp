@@ -36,9 +36,7 @@ class CpuTreeSolver final : public ForceSolver {
           [&](int i, Vec3T<Real> a) { view.set_velocity(i, coalesce::kick(view.velocity(i), a, dt)); },
           m_simd ? &simd_kernels_for<Real>(*m_simd) : nullptr);
     });
-    ForceCost cost{copy_bytes, kSortedSources};
-    cost.counted = counts.particle_particle + counts.particle_node;
-    return cost;
+    return {copy_bytes, kSortedSources, counts.particle_particle + counts.particle_node};
   }
 
  private:

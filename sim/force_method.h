@@ -124,7 +124,7 @@ inline constexpr ForceMethodInfo kForceMethodTable[] = {
      true,
      true,
      true,
-     false,
+     true,
      1,
      Evaluations::Counted,
      "counted",

@@ -230,7 +230,9 @@ BenchPlan make_bench_plan(const Options& o, bool gpu) {
     plan.methods.push_back(row.method);
     // GPU: the sizes docs/perf.md reports. CPU: all-pairs small enough for 2 cores; attractors past the
     // last-level cache, as the copy ceiling is, so % of copy compares memory with memory.
-    plan.particles[static_cast<std::size_t>(row.method)] =
+    // Keyed by the family (its first row), which the runner steps: --forces mutual keeps only the second
+    // row of all-pairs, whose sizes were lost when they were keyed by the row (no rows, exit 0).
+    plan.particles[static_cast<std::size_t>(family_of(row.method))] =
         o.bench_particles.empty() ? default_particles(row, gpu) : o.bench_particles;
   }
   plan.layouts =

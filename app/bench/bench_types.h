@@ -18,7 +18,7 @@ namespace coalesce {
 
 struct BenchPlan {
   std::vector<ForceMethod> methods;  // rows measured, in table order; a family's rows share one state
-  std::array<std::vector<int>, kForceMethodCount> particles;  // N of each method's rows (its family's)
+  std::array<std::vector<int>, kForceMethodCount> particles;  // N of each family's rows, at its first row
   std::vector<Layout> layouts;
   std::vector<Precision> precisions{Precision::Fp32};
   std::optional<CpuTarget> cpu_target;  // the CPU backend's SIMD target (--cpu-target); none: the widest
@@ -33,7 +33,7 @@ struct BenchPlan {
   bool counters = true;     // a counter pass per row after the timed one (--no-counters: none)
 
   const std::vector<int>& particles_of(ForceMethod method) const {
-    return particles[static_cast<std::size_t>(method)];
+    return particles[static_cast<std::size_t>(family_of(method))];
   }
 };
 

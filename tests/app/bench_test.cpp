@@ -94,11 +94,12 @@ TEST(Bench, CpuSweepWritesEveryRowAsValidJson) {
 TEST(BenchPlan, GpuDefaultsSweepTheForcesAloneAtAllPairsSizes) {
   Options options;
   const BenchPlan plan = make_bench_plan(options, /*gpu=*/true);
-  EXPECT_EQ(plan.methods, (std::vector<ForceMethod>{ForceMethod::OneSidedAllPairs,
-                                                    ForceMethod::MutualAllPairs, ForceMethod::Attractors}));
+  EXPECT_EQ(plan.methods, (std::vector<ForceMethod>{ForceMethod::OneSidedAllPairs, ForceMethod::MutualAllPairs,
+                                                    ForceMethod::Attractors, ForceMethod::Tree}));
   EXPECT_EQ(plan.particles_of(ForceMethod::OneSidedAllPairs), (std::vector<int>{65536, 131072, 262144}));
   EXPECT_EQ(plan.particles_of(ForceMethod::MutualAllPairs), (std::vector<int>{65536, 131072, 262144}));
   EXPECT_EQ(plan.particles_of(ForceMethod::Attractors), (std::vector<int>{1 << 20, 1 << 24}));
+  EXPECT_EQ(plan.particles_of(ForceMethod::Tree), (std::vector<int>{1 << 20, 1 << 22, 1 << 24}));
   EXPECT_EQ(plan.repeats, 20);
   EXPECT_EQ(plan.repeat_budget_ms, 0.0);  // exactly `repeats` on the GPU
   // integrate, pack and convert take microseconds at all-pairs sizes: the attractors sweep measures them.
@@ -137,6 +138,33 @@ TEST(BenchPlan, CpuAttractorSizeIsTheFirstPastTheCopyBuffer) {
     std::size_t smallest_before = state_bytes(kAllLayouts[0], n - 65536);  // one step fewer: not past it
     for (Layout layout : kAllLayouts) smallest_before = std::min(smallest_before, state_bytes(layout, n - 65536));
     EXPECT_LT(smallest_before, cpu_copy_buffer_bytes(cache));
+  }
+}
+
+// --forces names one row of all-pairs: that row alone is measured, at the sizes asked. (Issue 31 keyed the
+// sizes by the row while the runner read them by the family, so --forces mutual measured nothing, exit 0.)
+TEST(Bench, ForcesNamingTheSecondRowMeasuresItAlone) {
+  testing::TestRng rng;
+  for (ForceMethod forces : {ForceMethod::OneSidedAllPairs, ForceMethod::MutualAllPairs}) {
+    Options options;
+    options.command = Command::Bench;
+    options.backend = BackendChoice::Cpu;
+    const int n = rng.uniform_int(64, 256);
+    options.bench_particles = {n};
+    options.bench_layouts = {testing::random_layout(rng)};
+    options.solver = ForceMethod::OneSidedAllPairs;
+    options.forces = forces;
+    options.repeats = 1;
+    options.counters = false;
+    options.json = ::testing::TempDir() + "bench_forces_test.json";
+    ASSERT_EQ(run_bench(options), 0);
+    std::ifstream in(options.json);
+    const nlohmann::json doc = nlohmann::json::parse(in);
+    ASSERT_EQ(doc.at("rows").size(), 1u) << method_info(forces).name;
+    const auto& row = doc.at("rows")[0];
+    EXPECT_EQ(row.at("particles").get<int>(), n);
+    EXPECT_EQ(row.at("variant").get<std::string>(), method_info(forces).bench_variant);
+    std::remove(options.json.c_str());
   }
 }
 

@@ -21,7 +21,7 @@ TEST(CudaSlices, RandomSlicesStepLikeTheWholeStateBitwise) {
   };
   for (Layout layout : kAllLayouts) {
     for (Precision precision : kAllPrecisions) {
-      for (ForceMethod method : {ForceMethod::OneSidedAllPairs, ForceMethod::Attractors}) {
+      for (ForceMethod method : {ForceMethod::OneSidedAllPairs, ForceMethod::Attractors, ForceMethod::Tree}) {
         // Sizes past several j segments (1,024 sources each up to N ~ 5,000) and chunk edges.
         const int n = rng.uniform_int(1, testing::size_or_quick(9000, 3000));
         const testing::MethodParams step = method_info(method).physics == Physics::PairGravity
