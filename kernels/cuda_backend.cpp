@@ -174,6 +174,15 @@ void CudaBackend::set_layout(Layout layout) {
   m_layout = layout;
 }
 
+std::optional<AccelerationSample> CudaBackend::sample_accelerations(const SimParams& params,
+                                                                   const std::vector<int>& targets) {
+  return m_solvers[m_method].sample_accelerations(Sources{state_views()}, targets, params);
+}
+
+std::optional<TreeReport> CudaBackend::tree_report() {
+  return m_solvers[m_method].tree_report();
+}
+
 void CudaBackend::kick(const SimParams& params, double time, int begin, int end) {
   check_body_range(begin, end, m_n);
   check_slice(m_method, begin, end, m_n, "CudaBackend");

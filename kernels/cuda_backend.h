@@ -60,6 +60,9 @@ class CudaBackend final : public Backend, public RankExchange, public BenchTimin
   void synchronize() override;
   // On the device in double precision (kernels/diagnostics.cu): no download, and no O(N^2) host pass.
   Diagnostics diagnostics(const SimParams& params, double time) override;
+  std::optional<AccelerationSample> sample_accelerations(const SimParams& params,
+                                                         const std::vector<int>& targets) override;
+  std::optional<TreeReport> tree_report() override;
 
   // The two halves of step(), each timed separately (tests and bench), for bodies [begin, end) (default all).
   void kick(const SimParams& params, double time) { kick(params, time, 0, m_n); }

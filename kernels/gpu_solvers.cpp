@@ -2,6 +2,7 @@
 // event pair, so the timing holds the launches alone.
 #include "kernels/gpu_solvers.h"
 
+#include "kernels/cuda_check.h"
 #include "kernels/kernels.h"
 #include "kernels/tree.h"
 #include "sim/byte_counts.h"
@@ -106,6 +107,46 @@ class GpuTreeSolver final : public ForceSolver {
     const double copy_bytes =
         4.0 * sources.state.n * (sources.state.precision == Precision::Fp64 ? sizeof(double) : sizeof(float));
     return {copy_bytes, kSortedSources, m_counted};
+  }
+
+  std::optional<AccelerationSample> sample_accelerations(const Sources& sources, const std::vector<int>& targets,
+                                                         const SimParams& params) override {
+    const auto count = targets.size();
+    AccelerationSample sample{targets, std::vector<Vec3T<double>>(count), std::vector<Vec3T<double>>(count)};
+    if (count == 0) return sample;
+    const cudaStream_t stream = m_context.stream;
+    DeviceBuffer<int> chosen(count);
+    DeviceBuffer<double> walked(3 * count), exact(3 * count);
+    COALESCE_CUDA_CHECK(
+        cudaMemcpyAsync(chosen.data(), targets.data(), count * sizeof(int), cudaMemcpyHostToDevice, stream));
+    m_tree.build(sources.state, m_context.tree, stream);  // the state now, whatever the last step built
+    m_tree.accelerations(sources.state, chosen.data(), static_cast<int>(count), walked.data(), params, stream);
+    // eps^2 in the state's precision, widened: the sum the walk approximates.
+    const double eps2 = sources.state.precision == Precision::Fp64
+                            ? softening_squared<double>(params)
+                            : static_cast<double>(softening_squared<float>(params));
+    gpu::direct_accelerations(sources.state, chosen.data(), static_cast<int>(count), exact.data(), eps2, stream);
+    std::vector<double> host(6 * count);
+    COALESCE_CUDA_CHECK(
+        cudaMemcpyAsync(host.data(), walked.data(), walked.bytes(), cudaMemcpyDeviceToHost, stream));
+    COALESCE_CUDA_CHECK(cudaMemcpyAsync(host.data() + 3 * count, exact.data(), exact.bytes(),
+                                        cudaMemcpyDeviceToHost, stream));
+    COALESCE_CUDA_CHECK(cudaStreamSynchronize(stream));
+    for (std::size_t k = 0; k < count; ++k) {
+      sample.method[k] = {host[3 * k], host[3 * k + 1], host[3 * k + 2]};
+      sample.exact[k] = {host[3 * (count + k)], host[3 * (count + k) + 1], host[3 * (count + k) + 2]};
+    }
+    m_kicked = false;  // the counts on the device are the sample's now, not the last kick's
+    return sample;
+  }
+
+  std::optional<TreeReport> tree_report() override {
+    if (!m_kicked) return std::nullopt;
+    const gpu::TreeStageTimes t = m_tree.last_times();
+    return TreeReport{m_context.tree,
+                      m_targets.count(),
+                      m_tree.last_counts(),
+                      {{"sort", t.keys_sort_ms}, {"build", t.build_ms}, {"upsweep", t.upsweep_ms}, {"walk", t.walk_ms}}};
   }
 
  private:

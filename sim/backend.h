@@ -16,6 +16,7 @@
 #include "sim/bench_timing.h"
 #include "sim/cpu_facts.h"
 #include "sim/diagnostics.h"
+#include "sim/force_error.h"
 #include "sim/force_method.h"
 #include "sim/interop_stream.h"
 #include "sim/kernel_stats.h"
@@ -137,6 +138,13 @@ class Backend {
                                                                  : m_diagnostics_limits.attractors;
   }
   bool diagnostics_affordable() const { return m_n <= max_diagnostics_particles(); }
+
+  // The force method's accelerations of `targets` beside the exact float64 direct sum's, for an
+  // approximate method's error (bench's tree rows, the panel's check); none for an exact method. Synchronizes.
+  virtual std::optional<AccelerationSample> sample_accelerations(const SimParams& params,
+                                                                 const std::vector<int>& targets) = 0;
+  // The tree's counts and stage times of its last kick; none for another method or before a kick.
+  virtual std::optional<TreeReport> tree_report() = 0;
 
   // What one client needs: the ranks' exchange, bench's timing, the viewer's stream (nullptr: no GPU).
   virtual RankExchange& rank_exchange() = 0;

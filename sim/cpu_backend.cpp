@@ -157,6 +157,15 @@ void CpuBackend::parallel_range(int begin, int end, Fn&& fn) {
   m_pool.parallel_for(end - begin, [&](int b, int e) { fn(begin + b, begin + e); });
 }
 
+std::optional<AccelerationSample> CpuBackend::sample_accelerations(const SimParams& params,
+                                                                  const std::vector<int>& targets) {
+  return m_solvers[m_method].sample_accelerations(Sources{state()}, targets, params);
+}
+
+std::optional<TreeReport> CpuBackend::tree_report() {
+  return m_solvers[m_method].tree_report();
+}
+
 void CpuBackend::step_range(const SimParams& params, double time, int first, int last) {
   check_body_range(first, last, m_n);
   check_slice(m_method, first, last, m_n, "CpuBackend");

@@ -55,6 +55,9 @@ class CpuBackend final : public Backend, public RankExchange, public BenchTiming
   void synchronize() override {}
   // compute_diagnostics on a download: the CPU path is the reference, so it is not written twice.
   Diagnostics diagnostics(const SimParams& params, double time) override;
+  std::optional<AccelerationSample> sample_accelerations(const SimParams& params,
+                                                         const std::vector<int>& targets) override;
+  std::optional<TreeReport> tree_report() override;
   RankExchange& rank_exchange() override { return *this; }
   BenchTiming& bench_timing() override { return *this; }
 

@@ -33,6 +33,10 @@ class CpuTree {
   template <class Position, class Sink>
   TreeCounts accelerations(ThreadPool& pool, const Position& position, BodyRange targets, Real eps2,
                            const Sink& sink, const SimdKernelsT<Real>* simd = nullptr) const;
+  // The same walk for chosen targets (state indices, each once): the error check's sample.
+  template <class Position, class Sink>
+  TreeCounts accelerations_of(ThreadPool& pool, const Position& position, const std::vector<int>& targets,
+                              Real eps2, const Sink& sink, const SimdKernelsT<Real>* simd = nullptr) const;
 
   int node_count() const { return static_cast<int>(m_nodes.size()); }
   int body_count() const { return static_cast<int>(m_order.size()); }
@@ -53,6 +57,10 @@ class CpuTree {
     std::array<double, 3> lo{}, hi{};
   };
 
+  // The walk of `groups` (in curve order), sinking the bodies for which wanted(i) holds.
+  template <class Position, class Wanted, class Sink>
+  TreeCounts walk(ThreadPool& pool, const Position& position, const std::vector<int>& groups, const Wanted& wanted,
+                  Real eps2, const Sink& sink, const SimdKernelsT<Real>* simd) const;
   void build_nodes(int leaf_size);
   void upsweep();
   // The interaction list of `group`: bodies (curve positions) taken one by one, nodes taken whole.

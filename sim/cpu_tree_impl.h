@@ -230,13 +230,40 @@ template <class Position, class Sink>
 TreeCounts CpuTree<Real>::accelerations(ThreadPool& pool, const Position& position, BodyRange targets,
                                         Real eps2, const Sink& sink, const SimdKernelsT<Real>* simd) const {
   // The groups holding a target of the range, in curve order.
-  std::vector<char> wanted(m_groups.size(), 0);
+  std::vector<char> holds(m_groups.size(), 0);
   for (int i = targets.begin; i < targets.end; ++i)
-    wanted[static_cast<std::size_t>(
+    holds[static_cast<std::size_t>(
         m_group_of[static_cast<std::size_t>(m_position[static_cast<std::size_t>(i)])])] = 1;
   std::vector<int> groups;
-  for (std::size_t g = 0; g < wanted.size(); ++g)
-    if (wanted[g]) groups.push_back(static_cast<int>(g));
+  for (std::size_t g = 0; g < holds.size(); ++g)
+    if (holds[g]) groups.push_back(static_cast<int>(g));
+  return walk(
+      pool, position, groups, [&](int i) { return i >= targets.begin && i < targets.end; }, eps2, sink, simd);
+}
+
+template <class Real>
+template <class Position, class Sink>
+TreeCounts CpuTree<Real>::accelerations_of(ThreadPool& pool, const Position& position,
+                                           const std::vector<int>& targets, Real eps2, const Sink& sink,
+                                           const SimdKernelsT<Real>* simd) const {
+  std::vector<char> chosen(m_order.size(), 0), holds(m_groups.size(), 0);
+  for (int i : targets) {
+    chosen[static_cast<std::size_t>(i)] = 1;
+    holds[static_cast<std::size_t>(m_group_of[static_cast<std::size_t>(m_position[static_cast<std::size_t>(i)])])] =
+        1;
+  }
+  std::vector<int> groups;
+  for (std::size_t g = 0; g < holds.size(); ++g)
+    if (holds[g]) groups.push_back(static_cast<int>(g));
+  return walk(
+      pool, position, groups, [&](int i) { return chosen[static_cast<std::size_t>(i)] != 0; }, eps2, sink, simd);
+}
+
+template <class Real>
+template <class Position, class Wanted, class Sink>
+TreeCounts CpuTree<Real>::walk(ThreadPool& pool, const Position& position, const std::vector<int>& groups,
+                               const Wanted& wanted, Real eps2, const Sink& sink,
+                               const SimdKernelsT<Real>* simd) const {
   std::vector<TreeCounts> counts(groups.size());
   const double soft = static_cast<double>(eps2);
   const bool vector_pairs = simd != nullptr && m_settings.group_size <= kSimdBlock;
@@ -279,7 +306,7 @@ TreeCounts CpuTree<Real>::accelerations(ThreadPool& pool, const Position& positi
       }
       for (int k = group.first; k < group.first + group.count; ++k) {
         const int i = m_order[static_cast<std::size_t>(k)];
-        if (i < targets.begin || i >= targets.end) continue;
+        if (!wanted(i)) continue;
         const Vec3T<Real> p = position(i);
         Real ax = 0, ay = 0, az = 0;
         if (vector_pairs) {

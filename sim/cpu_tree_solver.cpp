@@ -1,6 +1,8 @@
 // The tree method on the CPU (sim/cpu_tree.h): the tree is built from all N bodies at each step's start, in
 // prepare(), and its walk kicks the targets through the state's own view. The build counts as the forces'
 // time, as the backend times prepare() and kick() together.
+#include <chrono>
+#include <cmath>
 #include <type_traits>
 
 #include "sim/byte_counts.h"
@@ -12,6 +14,10 @@ namespace coalesce {
 
 namespace {
 
+double milliseconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
 class CpuTreeSolver final : public ForceSolver {
  public:
   explicit CpuTreeSolver(const CpuSolverContext& context)
@@ -19,27 +25,75 @@ class CpuTreeSolver final : public ForceSolver {
   ForceMethod method() const override { return ForceMethod::Tree; }
   SourceNeed source_need() const override { return SourceNeed::InPlace; }
   void prepare(const Sources& sources, BodyRange, const SimParams&, double) override {
-    with_view(sources.state, [&](const auto& view) {
-      using Real = typename std::decay_t<decltype(view)>::Scalar;
-      tree<Real>().build([&](int i) { return view.position_mass(i); }, sources.state.n, m_settings);
-    });
+    const auto start = std::chrono::steady_clock::now();
+    build(sources);
+    m_build_ms = milliseconds_since(start);
   }
   ForceCost kick(const Sources& sources, BodyRange targets, const SimParams& params) override {
-    TreeCounts counts;
+    const auto start = std::chrono::steady_clock::now();
     double copy_bytes = 0;  // the sorted copy of {x, y, z, m}: written by the build, read by the walk
     with_view(sources.state, [&](const auto& view) {
       using Real = typename std::decay_t<decltype(view)>::Scalar;
       copy_bytes = 4.0 * sizeof(Real) * sources.state.n;
       const Real dt = time_step<Real>(params);
-      counts = tree<Real>().accelerations(
+      m_counts = tree<Real>().accelerations(
           m_pool, [&](int i) { return view.position(i); }, targets, softening_squared<Real>(params),
           [&](int i, Vec3T<Real> a) { view.set_velocity(i, coalesce::kick(view.velocity(i), a, dt)); },
-          m_simd ? &simd_kernels_for<Real>(*m_simd) : nullptr);
+          simd<Real>());
     });
-    return {copy_bytes, kSortedSources, counts.particle_particle + counts.particle_node};
+    m_report = TreeReport{m_built_with, targets.count(), m_counts,
+                          {{"build", m_build_ms}, {"walk", milliseconds_since(start)}}};
+    return {copy_bytes, kSortedSources, m_counts.particle_particle + m_counts.particle_node};
   }
 
+  std::optional<AccelerationSample> sample_accelerations(const Sources& sources, const std::vector<int>& targets,
+                                                         const SimParams& params) override {
+    build(sources);  // the state now, whatever the last step built
+    AccelerationSample sample{targets, std::vector<Vec3T<double>>(targets.size()),
+                              std::vector<Vec3T<double>>(targets.size())};
+    with_view(sources.state, [&](const auto& view) {
+      using Real = typename std::decay_t<decltype(view)>::Scalar;
+      const Real eps2 = softening_squared<Real>(params);
+      std::vector<Vec3T<Real>> walked(static_cast<std::size_t>(sources.state.n));
+      tree<Real>().accelerations_of(
+          m_pool, [&](int i) { return view.position(i); }, targets, eps2,
+          [&](int i, Vec3T<Real> a) { walked[static_cast<std::size_t>(i)] = a; }, simd<Real>());
+      // The exact sum in double over every body (the self term is 0), the pool's threads a share each.
+      const double soft = static_cast<double>(eps2);
+      m_pool.parallel_for(static_cast<int>(targets.size()), [&](int k0, int k1) {
+        for (int k = k0; k < k1; ++k) {
+          const auto at = static_cast<std::size_t>(k);
+          const Vec3T<Real> a = walked[static_cast<std::size_t>(targets[at])];
+          sample.method[at] = {static_cast<double>(a.x), static_cast<double>(a.y), static_cast<double>(a.z)};
+          const Vec3T<Real> p = view.position(targets[at]);
+          double ax = 0, ay = 0, az = 0;
+          for (int j = 0; j < sources.state.n; ++j) {
+            const Vec4T<Real> s = view.position_mass(j);
+            const double dx = double(s.x) - double(p.x), dy = double(s.y) - double(p.y),
+                         dz = double(s.z) - double(p.z);
+            const double r2 = dx * dx + dy * dy + dz * dz + soft;
+            const double f = double(s.w) / (r2 * std::sqrt(r2));
+            ax += dx * f;
+            ay += dy * f;
+            az += dz * f;
+          }
+          sample.exact[at] = {ax, ay, az};
+        }
+      });
+    });
+    return sample;
+  }
+
+  std::optional<TreeReport> tree_report() override { return m_report; }
+
  private:
+  void build(const Sources& sources) {
+    m_built_with = m_settings;
+    with_view(sources.state, [&](const auto& view) {
+      using Real = typename std::decay_t<decltype(view)>::Scalar;
+      tree<Real>().build([&](int i) { return view.position_mass(i); }, sources.state.n, m_built_with);
+    });
+  }
   template <class Real>
   CpuTree<Real>& tree() {
     if constexpr (std::is_same_v<Real, float>)
@@ -47,12 +101,20 @@ class CpuTreeSolver final : public ForceSolver {
     else
       return m_fp64;
   }
+  template <class Real>
+  const SimdKernelsT<Real>* simd() const {
+    return m_simd ? &simd_kernels_for<Real>(*m_simd) : nullptr;
+  }
 
   ThreadPool& m_pool;
   const SimdKernels* m_simd;       // null: the scalar reference loops
   const TreeSettings& m_settings;  // the backend's: --theta and the panel's slider
+  TreeSettings m_built_with;       // the settings of the tree last built
   CpuTree<float> m_fp32;           // one per precision: a switch keeps the other's storage
   CpuTree<double> m_fp64;
+  double m_build_ms = 0;
+  TreeCounts m_counts;
+  std::optional<TreeReport> m_report;  // of the last kick
 };
 
 }  // namespace

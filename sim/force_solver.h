@@ -13,8 +13,10 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "sim/body_span.h"
+#include "sim/force_error.h"
 #include "sim/force_method.h"
 #include "sim/layout_storage.h"
 #include "sim/sim_params.h"
@@ -56,6 +58,16 @@ class ForceSolver {
   // v += a dt for `targets`, the range prepare() was given. CPU: runs on the pool; GPU: queues on the
   // stream, no allocation and no synchronization (the event pair around it times the launches alone).
   virtual ForceCost kick(const Sources& sources, BodyRange targets, const SimParams& params) = 0;
+
+  // An approximate method's accelerations of `targets` (state indices) beside the exact float64 direct sum's,
+  // for its error (sim/force_error.h); none for an exact method. Synchronizes; not timed: not frame work.
+  virtual std::optional<AccelerationSample> sample_accelerations(const Sources&, const std::vector<int>&,
+                                                                 const SimParams&) {
+    return std::nullopt;
+  }
+  // The tree's counts and stage times of its last kick; none for the other methods or before a kick.
+  // Synchronizes.
+  virtual std::optional<TreeReport> tree_report() { return std::nullopt; }
 };
 
 // The solvers one backend has made: each row's on its first step, kept for the backend's life (its schedule

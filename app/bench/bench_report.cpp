@@ -88,7 +88,54 @@ void print_bench_table(const BenchResult& r, std::FILE* out) {
   if (noisy > 0)
     std::fprintf(out, "* %d noisy row%s: samples vary by more than %.0f%% (cv = standard deviation / mean)\n",
                  noisy, noisy == 1 ? "" : "s", kNoisyCvPercent);
+  // The tree rows' own lines: what the walk did, where its time went and the error it made.
+  for (const BenchRow& row : r.rows) {
+    if (!row.tree) continue;
+    const TreeReport& t = row.tree->report;
+    const double targets = t.targets > 0 ? t.targets : 1;
+    std::string stages;
+    for (const auto& [name, ms] : t.stages_ms) {
+      char cell[48];
+      std::snprintf(cell, sizeof cell, "%s%s %.3f", stages.empty() ? "" : ", ", std::string(name).c_str(), ms);
+      stages += cell;
+    }
+    const ForceErrors& e = row.tree->errors;
+    char error[128] = "error unknown";
+    if (e.targets > 0)
+      std::snprintf(error, sizeof error, "error on %d bodies p50 %.2e p99 %.2e max %.2e", e.targets, e.p50, e.p99,
+                    e.max);
+    std::fprintf(out, "tree %d %s %s: theta %g, %.0f pp + %.0f pn a target; ms: %s; %s\n", row.particles,
+                 std::string(to_string(row.layout)).c_str(), std::string(to_string(row.precision)).c_str(),
+                 t.settings.theta, t.counts.particle_particle / targets, t.counts.particle_node / targets,
+                 stages.c_str(), error);
+  }
 }
+
+namespace {
+// A tree row's settings, counts per target, stage split (ms, as the backend splits it) and error against
+// the float64 direct sum; null for every other row (docs/bench-json.md).
+nlohmann::json tree_json(const BenchRow& row) {
+  if (!row.tree) return nullptr;
+  const TreeReport& r = row.tree->report;
+  const double targets = r.targets > 0 ? r.targets : 1;
+  nlohmann::json stages = nlohmann::json::object();
+  for (const auto& [name, ms] : r.stages_ms) stages[std::string(name)] = ms;
+  const ForceErrors& e = row.tree->errors;
+  const bool sampled = e.targets > 0;
+  return {{"theta", r.settings.theta},
+          {"leaf_size", r.settings.leaf_size},
+          {"group_size", r.settings.group_size},
+          {"particle_particle_per_target", r.counts.particle_particle / targets},
+          {"particle_node_per_target", r.counts.particle_node / targets},
+          {"stages_ms", stages},
+          {"error",
+           {{"targets", e.targets},
+            {"seed", row.tree->seed},
+            {"p50", sampled ? nlohmann::json(e.p50) : nlohmann::json(nullptr)},
+            {"p99", sampled ? nlohmann::json(e.p99) : nlohmann::json(nullptr)},
+            {"max", sampled ? nlohmann::json(e.max) : nlohmann::json(nullptr)}}}};
+}
+}  // namespace
 
 std::string bench_json(const BenchResult& r) {
   using nlohmann::json;
@@ -121,6 +168,7 @@ std::string bench_json(const BenchResult& r) {
                                                         ? nlohmann::json(row.pair_evaluations_per_second)
                                                         : nlohmann::json(nullptr)},
                     {"percent_of_issue_limit", limit ? nlohmann::json(*limit) : nlohmann::json(nullptr)},
+                    {"tree", tree_json(row)},
                     {"counters", counters_json(row.counters, row.bytes)}});
   }
   std::vector<CounterReading> readings;

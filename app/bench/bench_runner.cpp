@@ -7,10 +7,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <random>
 
 #include "app/services/backend_factory.h"
 #include "app/bench/bench_stats.h"
 #include "sim/cpu_info.h"
+#include "sim/force_error.h"
 #include "sim/force_method.h"
 #include "sim/layout_storage.h"
 #include "sim/memory_ceiling.h"
@@ -349,6 +351,13 @@ std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice
             row.counters = reading_of(counted_step, Launches::AllButLast);
             if (method_info(method).physics == Physics::PairGravity && row.median_ms > 0)
               row.pair_evaluations_per_second = evaluations(method, n, 0) / (row.median_ms * 1e-3);
+            if (const std::optional<TreeReport> report = backend.tree_report()) {
+              TreeBench tree{*report, {}, std::random_device{}()};
+              if (const auto sample =
+                      backend.sample_accelerations(params, error_targets(n, kErrorTargets, tree.seed)))
+                tree.errors = force_errors(*sample);
+              row.tree = tree;
+            }
             if (sweeps(method, "integrate")) {
               progress(++done, total, where + " integrate");
               rows.push_back(make_row(solver, n, layout, "integrate", "", drift, ceilings, precision));

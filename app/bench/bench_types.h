@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "sim/backend.h"
 #include "sim/cpu_target.h"
 #include "sim/force_method.h"
+#include "sim/force_error.h"
 #include "sim/layout.h"
 #include "sim/precision.h"
 #include "sim/tree_settings.h"
@@ -37,6 +39,14 @@ struct BenchPlan {
   }
 };
 
+// A tree row's own report: its settings, counts and stage split of the last timed step, and its error
+// against the float64 direct sum on kErrorTargets random bodies (sim/force_error.h) after the timing.
+struct TreeBench {
+  TreeReport report;
+  ForceErrors errors;
+  std::uint64_t seed = 0;  // of the sampled targets
+};
+
 struct BenchRow {
   ForceMethod solver;  // the family, as its first row: JSON "solver" is its solver_name
   int particles;
@@ -61,6 +71,7 @@ struct BenchRow {
   std::string ceiling{};
   double percent_of_ceiling = 0;
   double scratch_bytes = 0;  // of `bytes`: the partial sums written and read back (all-pairs forces), else 0
+  std::optional<TreeBench> tree{};  // tree forces rows only
 };
 
 struct BenchResult {

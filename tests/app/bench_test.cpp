@@ -63,6 +63,20 @@ TEST(Bench, CpuSweepWritesEveryRowAsValidJson) {
       ++forces;
       EXPECT_GT(row.at("interactions_per_second").get<double>(), 0.0);
     }
+    // The tree's own report: counts, its stages, its error against the direct sum; null elsewhere.
+    if (row.at("solver") == "tree") {
+      const auto& tree = row.at("tree");
+      EXPECT_EQ(tree.at("theta").get<double>(), kDefaultTheta);
+      EXPECT_GT(tree.at("particle_particle_per_target").get<double>(), 0.0);
+      EXPECT_GT(tree.at("stages_ms").at("walk").get<double>(), 0.0);
+      const auto& error = tree.at("error");
+      EXPECT_EQ(error.at("targets").get<int>(), std::min(n, kErrorTargets)) << row.dump();
+      EXPECT_LE(error.at("p50").get<double>(), error.at("p99").get<double>());
+      EXPECT_LE(error.at("p99").get<double>(), error.at("max").get<double>());
+      EXPECT_LE(error.at("p99").get<double>(), 5e-4) << row.dump();
+    } else {
+      EXPECT_TRUE(row.at("tree").is_null()) << row.dump();
+    }
     // Pair evaluations/s: all-pairs forces only, n^2 or n (n - 1) / 2 pairs by the row's scheme; else null.
     if (row.at("kernel") == "forces" && row.at("solver") == "all-pairs") {
       const bool mutual = row.at("variant") == "mutual";
