@@ -17,6 +17,7 @@
 
 #include "kernels/cuda_event.h"
 #include "kernels/device_buffer.h"
+#include "kernels/tree_nodes.h"
 #include "sim/body_span.h"
 #include "sim/common.h"
 #include "sim/layout_storage.h"
@@ -95,6 +96,7 @@ class GpuTree {
   DeviceBuffer<int> m_parent;         // 2n - 1 nodes: internal then leaves; -1 for the root
   DeviceBuffer<int> m_arrivals;       // upsweep: children done per internal node
   DeviceBuffer<TreeMoments> m_moments;
+  DeviceBuffer<OctreeKids> m_kids;    // n - 1 internal nodes: how the walk opens each
   DeviceBuffer<std::byte> m_walk_nodes;  // 2n - 1 nodes' {com, m}, quadrupole and extent in Real
   DeviceBuffer<int> m_stacks;            // the walk's per-warp stacks of node ids
   DeviceBuffer<unsigned long long> m_counters;  // pp, pn, next work item, stack overflow

@@ -146,6 +146,42 @@ __global__ void __launch_bounds__(kThreads)
   parent[right] = i;
 }
 
+// What the walk needs to open internal node i (OctreeKids): a node of fewer than leaf_size + 1 bodies or of
+// equal keys is taken body by body; any other node's octree children are its binary descendants down to the
+// first with a longer prefix than its octant digit (or a leaf), in curve order; at most 8.
+__global__ void __launch_bounds__(kThreads)
+    kids_kernel(const TreeLinks* links, const int* delta, int n, int leaf_size, OctreeKids* kids) {
+  const int i = static_cast<int>(blockIdx.x) * kThreads + static_cast<int>(threadIdx.x);
+  if (i >= n - 1) return;
+  const TreeLinks own = links[i];
+  const int bits = delta[i];
+  OctreeKids out;
+  for (int& k : out.kid) k = -1;
+  if (own.last - own.first < leaf_size || bits >= kEqualKeyBits) {
+    out.kid[0] = ~own.first;
+    out.kid[1] = own.last - own.first + 1;
+  } else {
+    const int next_level_bits = 3 * (bits / 3 + 1);
+    int pending[8];
+    int top = 0, count = 0;
+    pending[top++] = own.right;
+    pending[top++] = own.left;
+    while (top > 0) {
+      const int c = pending[--top];
+      if (c >= n - 1 || delta[c] >= next_level_bits) {
+        out.kid[count++] = c;
+      } else {
+        const TreeLinks inner = links[c];
+        pending[top++] = inner.right;
+        pending[top++] = inner.left;
+      }
+    }
+  }
+  int4* to = reinterpret_cast<int4*>(kids + i);
+  to[0] = make_int4(out.kid[0], out.kid[1], out.kid[2], out.kid[3]);
+  to[1] = make_int4(out.kid[4], out.kid[5], out.kid[6], out.kid[7]);
+}
+
 // A child's moments: a leaf from its body, an internal node from what its own upsweep wrote (read through
 // L2: another thread of this launch wrote it before its fence and atomic).
 template <class Src>
@@ -176,10 +212,10 @@ __device__ Real round_up(double v) {
 template <class Real>
 __device__ void store_walk_node(WalkNode<Real>* nodes, int id, const TreeMoments& m) {
   WalkNode<Real> w;
-  w.com_mass = {Real(m.com[0]), Real(m.com[1]), Real(m.com[2]), Real(m.mass)};
+  w.com_extent = {Real(m.com[0]), Real(m.com[1]), Real(m.com[2]), round_up<Real>(m.extent)};
   w.quad_a = {Real(m.quad[0]), Real(m.quad[1]), Real(m.quad[2]), Real(m.quad[3])};
-  w.quad_b = {Real(m.quad[4]), Real(m.quad[5]), round_up<Real>(m.extent), Real(0)};
-  store_vec4(&nodes[id].com_mass, w.com_mass);
+  w.quad_b = {Real(m.quad[4]), Real(m.quad[5]), Real(m.mass), Real(0)};
+  store_vec4(&nodes[id].com_extent, w.com_extent);
   store_vec4(&nodes[id].quad_a, w.quad_a);
   store_vec4(&nodes[id].quad_b, w.quad_b);
 }
@@ -285,6 +321,7 @@ void GpuTree::build(const StateViews& state, const TreeSettings& settings, cudaS
   ensure(m_parent, 2 * count);
   ensure(m_arrivals, count);
   ensure(m_moments, count);
+  ensure(m_kids, count);
   with_view(state, [&](const auto& view) {
     using View = std::decay_t<decltype(view)>;
     using Real = typename View::Scalar;
@@ -313,6 +350,8 @@ void GpuTree::build(const StateViews& state, const TreeSettings& settings, cudaS
     COALESCE_CUDA_CHECK(cudaMemsetAsync(m_parent.data(), 0xff, sizeof(int), stream));  // the root's: -1
     launch(links_kernel, {n - 1, kThreads, kThreads}, stream, m_keys.data(), n, m_links.data(), m_delta.data(),
            m_parent.data());
+    launch(kids_kernel, {n - 1, kThreads, kThreads}, stream, m_links.data(), m_delta.data(), n,
+           std::max(1, settings.leaf_size), m_kids.data());
     m_linked.record(stream);
     COALESCE_CUDA_CHECK(cudaMemsetAsync(m_arrivals.data(), 0, sizeof(int) * count, stream));
     launch(upsweep_kernel<Src, Real>, {n, kThreads, kThreads}, stream, sources, n, m_links.data(),

@@ -5,13 +5,21 @@
 
 namespace coalesce::gpu {
 
-// One node as the walk sees it: centre of mass and mass, the traceless quadrupole (xx, yy, zz, xy | xz, yz)
-// and the extent, three vectors so the walk moves each with one load.
+// One node as the walk sees it, three vectors so the walk moves each with one load: the opening test reads
+// the first alone (centre of mass and extent), a pull all three (the traceless quadrupole and the mass).
 template <class Real>
 struct WalkNode {
-  Vec4T<Real> com_mass;
-  Vec4T<Real> quad_a;  // xx, yy, zz, xy
-  Vec4T<Real> quad_b;  // xz, yz, extent, 0
+  Vec4T<Real> com_extent;  // x, y, z, extent
+  Vec4T<Real> quad_a;      // xx, yy, zz, xy
+  Vec4T<Real> quad_b;      // xz, yz, mass, 0
+};
+
+// What the walk needs to open an internal node, precomputed once per build so that opening is one 32-byte
+// read rather than a chain of dependent reads down the binary tree: either its octree children (ids >= 0,
+// in curve order, the rest -1) or, for a node taken body by body, kid[0] = ~first curve position and
+// kid[1] = its body count.
+struct alignas(16) OctreeKids {
+  int kid[8];
 };
 
 // The binary tree's ids: internal nodes 0 .. n-2 (the root is 0), then the leaf of curve position k at

@@ -22,6 +22,10 @@ namespace {
 constexpr int kThreads = 128;
 constexpr int kWarps = kThreads / 32;
 constexpr unsigned kAll = 0xffffffffu;
+// Blocks an SM should hold: 8 caps fp32 at 64 registers (half the SM's warps), which the opened node's
+// children in registers would otherwise push to 72 (7 blocks); fp64 would spill under that cap, so none.
+template <class Real>
+constexpr int kMinBlocks = sizeof(Real) == 4 ? 8 : 1;
 // Stack entries a warp may need: each pass pops up to 32 nodes and pushes at most 8 children of each (256),
 // and the entries pushed on top of a layer are one octree level deeper, so at most 21 such layers (the
 // keys' levels) stand at once. Checked anyway: an overflow is counted and last_counts() throws.
@@ -30,17 +34,16 @@ constexpr int kStackCapacity = 22 * 256;
 template <class Real>
 struct WarpLists {
   Vec4T<Real> bodies[32];                      // a chunk of bodies: position and mass
-  Vec4T<Real> com_mass[32], quad_a[32], quad_b[32];  // a chunk of nodes
+  Vec4T<Real> com_extent[32], quad_a[32], quad_b[32];  // a chunk of nodes
   int nodes[64];                               // accepted nodes waiting (< 32 between passes)
   int range_first[64], range_count[64], range_start[64];  // opened leaves' bodies waiting (< 32 bodies)
 };
 
 template <class Real>
 struct WalkParams {
-  int n, group_size, leaf_size;
+  int n, group_size;
   Real theta2, eps2, dt;
-  const TreeLinks* links;
-  const int* delta;
+  const OctreeKids* kids;
   const WalkNode<Real>* nodes;
   const int* order;
   const int* position;
@@ -74,21 +77,22 @@ __device__ Real warp_max(Real v) {
   return v;
 }
 
-// Monopole + quadrupole pull of a node at r = p - com, as the CPU reference: a = -M r / r^3 + Q r / r^5
-// - 5/2 (r.Q.r) r / r^7, r^2 softened as the pairs are.
+// Monopole + quadrupole pull of a node at r = p - com, the CPU reference's formula a = -M r / r^3 + Q r / r^5
+// - 5/2 (r.Q.r) r / r^7 regrouped as c r + Q r / r^5 with c = -(M + 5/2 (r.Q.r) / r^4) / r^3, so that each
+// component is two FMAs into the sum (35 instructions a pull instead of 41); r^2 softened as the pairs are.
 template <class Real>
-__device__ void accumulate_node(Vec3T<Real>& acc, Vec3T<Real> p, Vec4T<Real> cm, Vec4T<Real> qa, Vec4T<Real> qb,
+__device__ void accumulate_node(Vec3T<Real>& acc, Vec3T<Real> p, Vec4T<Real> ce, Vec4T<Real> qa, Vec4T<Real> qb,
                                 Real eps2) {
-  const Real r[3] = {p.x - cm.x, p.y - cm.y, p.z - cm.z};
-  const Real r2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + eps2;
+  const Real r[3] = {p.x - ce.x, p.y - ce.y, p.z - ce.z};
+  const Real r2 = eps2 + r[0] * r[0] + r[1] * r[1] + r[2] * r[2];  // softening first: three chained FMAs
   const Real inv = reciprocal_sqrt(r2), inv2 = inv * inv, inv3 = inv * inv2, inv5 = inv3 * inv2;
   const Real qr[3] = {qa.x * r[0] + qa.w * r[1] + qb.x * r[2], qa.w * r[0] + qa.y * r[1] + qb.y * r[2],
                       qb.x * r[0] + qb.y * r[1] + qa.z * r[2]};
   const Real rqr = r[0] * qr[0] + r[1] * qr[1] + r[2] * qr[2];
-  const Real radial = -cm.w * inv3 - Real(2.5) * rqr * inv5 * inv2;
-  acc.x += radial * r[0] + qr[0] * inv5;
-  acc.y += radial * r[1] + qr[1] * inv5;
-  acc.z += radial * r[2] + qr[2] * inv5;
+  const Real c = -(qb.z + (rqr * inv2) * (Real(2.5) * inv2)) * inv3;
+  acc.x = fma(qr[0], inv5, fma(c, r[0], acc.x));
+  acc.y = fma(qr[1], inv5, fma(c, r[1], acc.y));
+  acc.z = fma(qr[2], inv5, fma(c, r[2], acc.z));
 }
 
 // The first `count` waiting nodes against every lane's target.
@@ -98,7 +102,7 @@ __device__ void flush_nodes(WarpLists<Real>& lists, const WalkParams<Real>& w, i
   const int lane = threadIdx.x & 31;
   if (lane < count) {
     const WalkNode<Real>& node = w.nodes[lists.nodes[lane]];
-    lists.com_mass[lane] = load_vec4(&node.com_mass);
+    lists.com_extent[lane] = load_vec4(&node.com_extent);
     lists.quad_a[lane] = load_vec4(&node.quad_a);
     lists.quad_b[lane] = load_vec4(&node.quad_b);
   }
@@ -106,10 +110,10 @@ __device__ void flush_nodes(WarpLists<Real>& lists, const WalkParams<Real>& w, i
   if (count == 32) {  // the usual case: a constant trip count the compiler unrolls
 #pragma unroll 8
     for (int j = 0; j < 32; ++j)
-      accumulate_node(acc, p, lists.com_mass[j], lists.quad_a[j], lists.quad_b[j], w.eps2);
+      accumulate_node(acc, p, lists.com_extent[j], lists.quad_a[j], lists.quad_b[j], w.eps2);
   } else {
     for (int j = 0; j < count; ++j)
-      accumulate_node(acc, p, lists.com_mass[j], lists.quad_a[j], lists.quad_b[j], w.eps2);
+      accumulate_node(acc, p, lists.com_extent[j], lists.quad_a[j], lists.quad_b[j], w.eps2);
   }
   __syncwarp();
 }
@@ -178,28 +182,6 @@ __device__ int drop_bodies(WarpLists<Real>& lists, int ranges, int done) {
   return ranges - gone;
 }
 
-// The octree children of an internal node the walk opens: its binary descendants down to the first with a
-// longer prefix than its octant digit (or a leaf), in curve order; at most 8.
-template <class Real>
-__device__ int octree_children(const WalkParams<Real>& w, const TreeLinks& links, int bits, int (&kids)[8]) {
-  const int next_level_bits = 3 * (bits / 3 + 1);
-  int pending[8];
-  int top = 0, count = 0;
-  pending[top++] = links.right;
-  pending[top++] = links.left;
-  while (top > 0) {
-    const int c = pending[--top];
-    if (c >= w.n - 1 || w.delta[c] >= next_level_bits) {
-      kids[count++] = c;
-    } else {
-      const TreeLinks inner = w.links[c];
-      pending[top++] = inner.right;
-      pending[top++] = inner.left;
-    }
-  }
-  return count;
-}
-
 struct GroupCounts {
   int bodies = 0, nodes = 0;
 };
@@ -222,27 +204,28 @@ __device__ GroupCounts walk_group(WarpLists<Real>& lists, const WalkParams<Real>
     int first = 0, bodies = 0, children = 0;
     int kids[8];
     if (node >= 0) {
-      const Vec4T<Real> cm = load_vec4(&w.nodes[node].com_mass);
-      const Real extent = w.nodes[node].quad_b.z;
+      const Vec4T<Real> ce = load_vec4(&w.nodes[node].com_extent);
       // The distance from the centre of mass to the nearest point of the group's box.
-      const Real gx = max(max(lo.x - cm.x, cm.x - hi.x), Real(0));
-      const Real gy = max(max(lo.y - cm.y, cm.y - hi.y), Real(0));
-      const Real gz = max(max(lo.z - cm.z, cm.z - hi.z), Real(0));
-      accept = w.theta2 > 0 && extent * extent < w.theta2 * (gx * gx + gy * gy + gz * gz);
+      const Real gx = max(max(lo.x - ce.x, ce.x - hi.x), Real(0));
+      const Real gy = max(max(lo.y - ce.y, ce.y - hi.y), Real(0));
+      const Real gz = max(max(lo.z - ce.z, ce.z - hi.z), Real(0));
+      accept = w.theta2 > 0 && ce.w * ce.w < w.theta2 * (gx * gx + gy * gy + gz * gz);
       if (!accept) {
         if (node >= w.n - 1) {
           opened_leaf = true;
           first = node - (w.n - 1);
           bodies = 1;
         } else {
-          const TreeLinks links = w.links[node];
-          const int bits = w.delta[node];
-          if (links.last - links.first < w.leaf_size || bits >= kEqualKeyBits) {
+          const int4* from = reinterpret_cast<const int4*>(w.kids + node);
+          const int4 a = __ldg(from), b = __ldg(from + 1);
+          if (a.x < 0) {  // taken body by body (OctreeKids)
             opened_leaf = true;
-            first = links.first;
-            bodies = links.last - links.first + 1;
+            first = ~a.x;
+            bodies = a.y;
           } else {
-            children = octree_children(w, links, bits, kids);
+            kids[0] = a.x, kids[1] = a.y, kids[2] = a.z, kids[3] = a.w;
+            kids[4] = b.x, kids[5] = b.y, kids[6] = b.z, kids[7] = b.w;
+            children = 2 + (a.z >= 0) + (a.w >= 0) + (b.x >= 0) + (b.y >= 0) + (b.z >= 0) + (b.w >= 0);
           }
         }
       }
@@ -265,7 +248,9 @@ __device__ GroupCounts walk_group(WarpLists<Real>& lists, const WalkParams<Real>
     if (depth + pushed > kStackCapacity) {
       if (lane == 0) atomicAdd(w.counters + 3, 1ull);  // never expected: see kStackCapacity
     } else {
-      for (int c = 0; c < children; ++c) stack[depth + child_end - children + c] = kids[c];
+#pragma unroll
+      for (int c = 0; c < 8; ++c)  // unrolled: kids stays in registers
+        if (c < children) stack[depth + child_end - children + c] = kids[c];
       depth += pushed;
     }
     __syncwarp();
@@ -297,7 +282,7 @@ __device__ GroupCounts walk_group(WarpLists<Real>& lists, const WalkParams<Real>
 // Persistent warps take work items (groups for a kick, targets for accelerations) from a counter; each
 // item's result depends only on its group, so which warp takes it does not matter.
 template <class View, bool kList>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kThreads, kMinBlocks<typename View::Scalar>)
     walk_kernel(View view, SourceFor<View> sources, WalkParams<typename View::Scalar> w, int items) {
   using Real = typename View::Scalar;
   __shared__ WarpLists<Real> all_lists[kWarps];
@@ -379,12 +364,10 @@ void GpuTree::walk(const StateViews& state, BodyRange targets, const int* list, 
       WalkParams<Real> w{};
       w.n = m_n;
       w.group_size = m_settings.group_size;
-      w.leaf_size = std::max(1, m_settings.leaf_size);
       w.theta2 = static_cast<Real>(m_settings.theta * m_settings.theta);
       w.eps2 = softening_squared<Real>(params);
       w.dt = time_step<Real>(params);
-      w.links = m_links.data();
-      w.delta = m_delta.data();
+      w.kids = m_kids.data();
       w.nodes = reinterpret_cast<const WalkNode<Real>*>(m_walk_nodes.data());
       w.order = m_order.data();
       w.position = m_position.data();

@@ -8,8 +8,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -376,43 +378,104 @@ TEST(GpuTree, SmallAndDegenerateStates) {
   EXPECT_THROW(tree.build(state.views, bad, nullptr), std::invalid_argument);
 }
 
-// Not a check: with COALESCE_TREE_TIMING="N,N,..." prints, per N and layout, the stage split of build + kick
-// of the galaxies scene at the default theta in fp32 (the median of 3 after one warm-up) and the pulls per
-// target. A probe for docs/perf.md until bench reports the split (issue 32 item 3); it asserts nothing.
+// The comma-separated numbers of `text` (empty: `fallback`).
+template <class T>
+std::vector<T> number_list(const std::string& text, std::vector<T> fallback) {
+  if (text.empty()) return fallback;
+  std::vector<T> out;
+  std::stringstream list(text);
+  std::string item;
+  while (std::getline(list, item, ',')) out.push_back(static_cast<T>(std::stod(item)));
+  return out;
+}
+
+// The value after "key=" in "key=a,b;key2=c" (empty when absent).
+std::string sweep_field(const char* sweep, const std::string& key) {
+  if (sweep == nullptr) return {};
+  std::stringstream fields(sweep);
+  std::string field;
+  while (std::getline(fields, field, ';'))
+    if (field.rfind(key + "=", 0) == 0) return field.substr(key.size() + 1);
+  return {};
+}
+
+// Not a check: with COALESCE_TREE_TIMING="N,N,..." prints, per N, layout and setting, the stage split of build
+// + kick of the galaxies scene in fp32 (the median of 3 after one warm-up), the pulls per target, and the
+// relative acceleration error of 1024 random targets (a fixed, printed seed) against the float64 direct sum.
+// COALESCE_TREE_SWEEP="theta=0.25,0.3;leaf=8,16;group=32;layout=Float4" sweeps settings (every field optional;
+// defaults: TreeSettings{}'s values and every layout). A probe for docs/perf.md; it asserts nothing.
 TEST(GpuTreeTiming, PrintsTheStageSplit) {
   COALESCE_REQUIRE_CUDA();
   const char* sizes = std::getenv("COALESCE_TREE_TIMING");
   if (sizes == nullptr) GTEST_SKIP() << "COALESCE_TREE_TIMING not set";
-  std::stringstream list(sizes);
-  std::string item;
-  while (std::getline(list, item, ',')) {
-    const int n = std::stoi(item);
+  const char* sweep = std::getenv("COALESCE_TREE_SWEEP");
+  const TreeSettings defaults{};
+  const std::vector<double> thetas = number_list<double>(sweep_field(sweep, "theta"), {defaults.theta});
+  const std::vector<int> leaves = number_list<int>(sweep_field(sweep, "leaf"), {defaults.leaf_size});
+  const std::vector<int> groups = number_list<int>(sweep_field(sweep, "group"), {defaults.group_size});
+  std::vector<Layout> layouts(kAllLayouts.begin(), kAllLayouts.end());
+  const std::string layout_name = sweep_field(sweep, "layout");
+  if (!layout_name.empty())
+    layouts.erase(std::remove_if(layouts.begin(), layouts.end(),
+                                 [&](Layout l) { return layout_name != name_of(l); }),
+                  layouts.end());
+  constexpr std::uint64_t kTargetSeed = 20261127;  // fixed: every setting is measured on the same targets
+  constexpr int kTargets = 1024;
+  std::printf("tree timing: galaxies scene seed 12345, %d error targets from seed %llu\n", kTargets,
+              static_cast<unsigned long long>(kTargetSeed));
+  for (const int n : number_list<int>(sizes, {})) {
     Scene scene = preset_scene("galaxies");
     scene.particles = n;
     scene.seed = 12345;
     const std::vector<Particle> bodies = generate_initial_state(scene);
-    for (Layout layout : kAllLayouts) {
+    std::mt19937_64 pick(kTargetSeed);
+    std::vector<int> host_targets(kTargets);
+    for (int& t : host_targets) t = static_cast<int>(pick() % static_cast<std::uint64_t>(n));
+    DeviceBuffer<int> targets(host_targets.size());
+    COALESCE_CUDA_CHECK(cudaMemcpy(targets.data(), host_targets.data(), host_targets.size() * sizeof(int),
+                                   cudaMemcpyHostToDevice));
+    DeviceBuffer<double> exact_out(3 * host_targets.size()), tree_out(3 * host_targets.size());
+    std::vector<double> exact;
+    for (Layout layout : layouts) {
       DeviceState state = upload(bodies, layout, Precision::Fp32);
-      const TreeSettings settings{};
-      gpu::GpuTree tree;
-      std::vector<gpu::TreeStageTimes> runs;
-      TreeCounts counts;
-      for (int r = 0; r < 4; ++r) {
-        tree.build(state.views, settings, nullptr);
-        tree.kick(state.views, {0, n}, scene.params, nullptr);
-        counts = tree.last_counts();
-        if (r > 0) runs.push_back(tree.last_times());
+      if (exact.empty()) {  // every layout holds the same fp32 values: one reference per N
+        gpu::direct_accelerations(state.views, targets.data(), kTargets, exact_out.data(),
+                                  state_eps2(scene.params, Precision::Fp32), nullptr);
+        exact = to_host(exact_out);
       }
-      std::sort(runs.begin(), runs.end(), [](const auto& a, const auto& b) {
-        return a.keys_sort_ms + a.build_ms + a.upsweep_ms + a.walk_ms <
-               b.keys_sort_ms + b.build_ms + b.upsweep_ms + b.walk_ms;
-      });
-      const gpu::TreeStageTimes& t = runs[runs.size() / 2];
-      std::printf("tree timing N %d fp32 %s theta %.2f: keys+sort %.3f ms, tree %.3f ms, upsweep %.3f ms, walk %.3f ms;"
-                  " %.1f pp + %.1f pn a target; %.3g interactions/s in the walk\n",
-                  n, name_of(layout), settings.theta, t.keys_sort_ms, t.build_ms, t.upsweep_ms, t.walk_ms,
-                  counts.particle_particle / n, counts.particle_node / n,
-                  (counts.particle_particle + counts.particle_node) / (t.walk_ms * 1e-3));
+      for (const double theta : thetas)
+        for (const int leaf : leaves)
+          for (const int group : groups) {
+            TreeSettings settings;
+            settings.theta = theta;
+            settings.leaf_size = leaf;
+            settings.group_size = group;
+            gpu::GpuTree tree;
+            std::vector<gpu::TreeStageTimes> runs;
+            TreeCounts counts;
+            for (int r = 0; r < 4; ++r) {
+              tree.build(state.views, settings, nullptr);
+              tree.kick(state.views, {0, n}, scene.params, nullptr);
+              counts = tree.last_counts();
+              if (r > 0) runs.push_back(tree.last_times());
+            }
+            std::sort(runs.begin(), runs.end(), [](const auto& a, const auto& b) {
+              return a.keys_sort_ms + a.build_ms + a.upsweep_ms + a.walk_ms <
+                     b.keys_sort_ms + b.build_ms + b.upsweep_ms + b.walk_ms;
+            });
+            const gpu::TreeStageTimes& t = runs[runs.size() / 2];
+            tree.accelerations(state.views, targets.data(), kTargets, tree_out.data(), scene.params, nullptr);
+            const std::vector<double> e = sorted_errors(to_host(tree_out), exact);
+            std::printf("tree timing N %d fp32 %s theta %.2f leaf %d group %d: keys+sort %.3f ms, tree %.3f ms,"
+                        " upsweep %.3f ms, walk %.3f ms, sum %.3f ms; %.1f pp + %.1f pn a target; %.3g"
+                        " interactions/s in the walk; error p50 %.2e p99 %.2e max %.2e\n",
+                        n, name_of(layout), theta, leaf, group, t.keys_sort_ms, t.build_ms, t.upsweep_ms,
+                        t.walk_ms, t.keys_sort_ms + t.build_ms + t.upsweep_ms + t.walk_ms,
+                        counts.particle_particle / n, counts.particle_node / n,
+                        (counts.particle_particle + counts.particle_node) / (t.walk_ms * 1e-3),
+                        percentile(e, 0.5), percentile(e, 0.99), e.back());
+            std::fflush(stdout);
+          }
     }
   }
 }
