@@ -175,7 +175,7 @@ void CudaBackend::set_layout(Layout layout) {
 }
 
 std::optional<AccelerationSample> CudaBackend::sample_accelerations(const SimParams& params,
-                                                                   const std::vector<int>& targets) {
+                                                                    const std::vector<int>& targets) {
   return m_solvers[m_method].sample_accelerations(Sources{state_views()}, targets, params);
 }
 
@@ -201,9 +201,14 @@ void CudaBackend::kick(const SimParams& params, double time, int begin, int end)
     // Both all-pairs schemes write partial sums and read them back: they count beside the state's bytes.
     const ByteFormula f =
         forces_byte_formula(m_layout, m_method, m_precision, cost.scratch_bytes, cost.scratch_what);
-    return KernelTiming{KernelKind::Forces, m_layout,          0.0,           f.bytes(targets.count()),
+    return KernelTiming{KernelKind::Forces,
+                        m_layout,
+                        0.0,
+                        f.bytes(targets.count()),
                         cost.counted.value_or(pulls),
-                        m_precision,        f.scratch_moved(), f.scratch_what};
+                        m_precision,
+                        f.scratch_moved(),
+                        f.scratch_what};
   });
 }
 

@@ -109,7 +109,8 @@ class GpuTreeSolver final : public ForceSolver {
     return {copy_bytes, kSortedSources, m_counted};
   }
 
-  std::optional<AccelerationSample> sample_accelerations(const Sources& sources, const std::vector<int>& targets,
+  std::optional<AccelerationSample> sample_accelerations(const Sources& sources,
+                                                         const std::vector<int>& targets,
                                                          const SimParams& params) override {
     const auto count = targets.size();
     AccelerationSample sample{targets, std::vector<Vec3T<double>>(count), std::vector<Vec3T<double>>(count)};
@@ -120,12 +121,14 @@ class GpuTreeSolver final : public ForceSolver {
     COALESCE_CUDA_CHECK(
         cudaMemcpyAsync(chosen.data(), targets.data(), count * sizeof(int), cudaMemcpyHostToDevice, stream));
     m_tree.build(sources.state, m_context.tree, stream);  // the state now, whatever the last step built
-    m_tree.accelerations(sources.state, chosen.data(), static_cast<int>(count), walked.data(), params, stream);
+    m_tree.accelerations(sources.state, chosen.data(), static_cast<int>(count), walked.data(), params,
+                         stream);
     // eps^2 in the state's precision, widened: the sum the walk approximates.
     const double eps2 = sources.state.precision == Precision::Fp64
                             ? softening_squared<double>(params)
                             : static_cast<double>(softening_squared<float>(params));
-    gpu::direct_accelerations(sources.state, chosen.data(), static_cast<int>(count), exact.data(), eps2, stream);
+    gpu::direct_accelerations(sources.state, chosen.data(), static_cast<int>(count), exact.data(), eps2,
+                              stream);
     std::vector<double> host(6 * count);
     COALESCE_CUDA_CHECK(
         cudaMemcpyAsync(host.data(), walked.data(), walked.bytes(), cudaMemcpyDeviceToHost, stream));
@@ -143,10 +146,11 @@ class GpuTreeSolver final : public ForceSolver {
   std::optional<TreeReport> tree_report() override {
     if (!m_kicked) return std::nullopt;
     const gpu::TreeStageTimes t = m_tree.last_times();
-    return TreeReport{m_context.tree,
-                      m_targets.count(),
-                      m_tree.last_counts(),
-                      {{"sort", t.keys_sort_ms}, {"build", t.build_ms}, {"upsweep", t.upsweep_ms}, {"walk", t.walk_ms}}};
+    return TreeReport{
+        m_context.tree,
+        m_targets.count(),
+        m_tree.last_counts(),
+        {{"sort", t.keys_sort_ms}, {"build", t.build_ms}, {"upsweep", t.upsweep_ms}, {"walk", t.walk_ms}}};
   }
 
  private:

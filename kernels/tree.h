@@ -38,7 +38,7 @@ struct TreeMoments {
   double com[3];
   double quad[6];  // traceless: xx, yy, zz, xy, xz, yz of sum m (3 d d - |d|^2 I)
   double lo[3], hi[3];
-  double extent;   // an upper bound of |x - com| over its bodies
+  double extent;  // an upper bound of |x - com| over its bodies
 };
 
 // Milliseconds of each stage of the last build and kick, from CUDA events.
@@ -96,9 +96,9 @@ class GpuTree {
   DeviceBuffer<int> m_parent;         // 2n - 1 nodes: internal then leaves; -1 for the root
   DeviceBuffer<int> m_arrivals;       // upsweep: children done per internal node
   DeviceBuffer<TreeMoments> m_moments;
-  DeviceBuffer<OctreeKids> m_kids;    // n - 1 internal nodes: how the walk opens each
-  DeviceBuffer<std::byte> m_walk_nodes;  // 2n - 1 nodes' {com, m}, quadrupole and extent in Real
-  DeviceBuffer<int> m_stacks;            // the walk's per-warp stacks of node ids
+  DeviceBuffer<OctreeKids> m_kids;              // n - 1 internal nodes: how the walk opens each
+  DeviceBuffer<std::byte> m_walk_nodes;         // 2n - 1 nodes' {com, m}, quadrupole and extent in Real
+  DeviceBuffer<int> m_stacks;                   // the walk's per-warp stacks of node ids
   DeviceBuffer<unsigned long long> m_counters;  // pp, pn, next work item, stack overflow
   cudaStream_t m_last_kick_stream = nullptr;
   cudaStream_t m_last_build_stream = nullptr;

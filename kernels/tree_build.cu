@@ -13,6 +13,7 @@
 #include "kernels/tree.h"
 #include "kernels/tree_nodes.h"
 #include "kernels/tree_source.h"
+#include "sim/morton.h"
 
 namespace coalesce::gpu {
 
@@ -20,7 +21,6 @@ namespace {
 
 constexpr int kThreads = 256;
 constexpr int kBoxBlocks = 256;           // partial boxes reduced by one block afterwards
-constexpr int kLevels = 21;               // 3 x 21 = 63 key bits, as the CPU reference
 constexpr int kExactExtentBodies = 64;    // nodes this small take the exact extent from their bodies
 
 __device__ void reduce_box(double (&box)[6], double* shared) {
@@ -67,33 +67,13 @@ __global__ void __launch_bounds__(kThreads) box_final_kernel(double* partials, i
     for (int a = 0; a < 6; ++a) box_out[a] = box[a];
 }
 
-__device__ std::uint64_t spread_bits(std::uint64_t v) {
-  v &= 0x1fffff;
-  v = (v | v << 32) & 0x1f00000000ffffULL;
-  v = (v | v << 16) & 0x1f0000ff0000ffULL;
-  v = (v | v << 8) & 0x100f00f00f00f00fULL;
-  v = (v | v << 4) & 0x10c30c30c30c30c3ULL;
-  v = (v | v << 2) & 0x1249249249249249ULL;
-  return v;
-}
-
-// The cell of c in [lo, lo + size), as the CPU's tree_detail::cell computes it.
-__device__ std::uint64_t cell(double c, double lo, double size) {
-  const double f = (c - lo) / size * static_cast<double>(1 << kLevels);
-  return static_cast<std::uint64_t>(fmin(fmax(f, 0.0), static_cast<double>((1 << kLevels) - 1)));
-}
-
 template <class View>
 __global__ void __launch_bounds__(kThreads)
     keys_kernel(View view, const double* box, std::uint64_t* keys, int* index) {
   const long long i = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x;
   if (i >= view.n) return;
-  // The CPU's cube: the widest side, a little wider so the largest body lands inside the last cell.
-  double size = fmax(fmax(box[3] - box[0], box[4] - box[1]), box[5] - box[2]);
-  size = size > 0 ? size * (1 + 1e-9) : 1.0;
   const auto p = view.position(static_cast<int>(i));
-  keys[i] = spread_bits(cell(double(p.x), box[0], size)) << 2 | spread_bits(cell(double(p.y), box[1], size)) << 1 |
-            spread_bits(cell(double(p.z), box[2], size));
+  keys[i] = morton_key(double(p.x), double(p.y), double(p.z), box, morton_cube_size(box, box + 3));
   index[i] = static_cast<int>(i);
 }
 

@@ -140,7 +140,8 @@ class Backend {
   bool diagnostics_affordable() const { return m_n <= max_diagnostics_particles(); }
 
   // The force method's accelerations of `targets` beside the exact float64 direct sum's, for an
-  // approximate method's error (bench's tree rows, the panel's check); none for an exact method. Synchronizes.
+  // approximate method's error (bench's tree rows, the panel's check); none for an exact method.
+  // Synchronizes.
   virtual std::optional<AccelerationSample> sample_accelerations(const SimParams& params,
                                                                  const std::vector<int>& targets) = 0;
   // The tree's counts and stage times of its last kick; none for another method or before a kick.

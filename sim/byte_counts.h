@@ -128,7 +128,8 @@ constexpr ByteFormula forces_byte_formula(Layout layout, ForceMethod method, Pre
 }
 inline constexpr std::string_view kPartialSums = "partial sums";
 inline constexpr std::string_view kStagedSources = "staged source rows";
-inline constexpr std::string_view kSortedSources = "curve-sorted source copy";  // the tree's, rebuilt each step
+inline constexpr std::string_view kSortedSources =
+    "curve-sorted source copy";  // the tree's, rebuilt each step
 
 constexpr double convert_bytes(Layout from, Layout to, int n, Precision precision = Precision::Fp32) {
   return convert_byte_formula(from, to, precision).bytes(n);

@@ -158,7 +158,7 @@ void CpuBackend::parallel_range(int begin, int end, Fn&& fn) {
 }
 
 std::optional<AccelerationSample> CpuBackend::sample_accelerations(const SimParams& params,
-                                                                  const std::vector<int>& targets) {
+                                                                   const std::vector<int>& targets) {
   return m_solvers[m_method].sample_accelerations(Sources{state()}, targets, params);
 }
 
@@ -181,9 +181,10 @@ void CpuBackend::step_range(const SimParams& params, double time, int first, int
   const ForceCost cost = solver.kick(sources, targets, params);
   const ByteFormula formula =
       forces_byte_formula(m_layout, m_method, m_precision, cost.scratch_bytes, cost.scratch_what);
-  record(KernelKind::Forces, start, formula.bytes(count),
-         cost.counted.value_or(interactions(KernelKind::Forces, m_method, count, m_n, params.attractors.count)),
-         formula.scratch_moved(), formula.scratch_what);
+  record(
+      KernelKind::Forces, start, formula.bytes(count),
+      cost.counted.value_or(interactions(KernelKind::Forces, m_method, count, m_n, params.attractors.count)),
+      formula.scratch_moved(), formula.scratch_what);
 
   start = std::chrono::steady_clock::now();
   with_view(state(), [&](const auto& view) {

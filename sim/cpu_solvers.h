@@ -13,8 +13,8 @@ namespace coalesce {
 
 struct CpuSolverContext {
   ThreadPool& pool;
-  const SimdKernels* simd;     // null: the scalar reference loops
-  const TreeSettings& tree;    // the backend's, read at each step's start
+  const SimdKernels* simd;   // null: the scalar reference loops
+  const TreeSettings& tree;  // the backend's, read at each step's start
 };
 
 // The solver of `method` on the CPU, or null for a row with none (the backend refuses it); its switch

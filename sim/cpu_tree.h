@@ -57,10 +57,12 @@ class CpuTree {
     std::array<double, 3> lo{}, hi{};
   };
 
+  // The groups holding any of `targets` (state indices), in curve order.
+  std::vector<int> groups_holding(const std::vector<int>& targets) const;
   // The walk of `groups` (in curve order), sinking the bodies for which wanted(i) holds.
   template <class Position, class Wanted, class Sink>
-  TreeCounts walk(ThreadPool& pool, const Position& position, const std::vector<int>& groups, const Wanted& wanted,
-                  Real eps2, const Sink& sink, const SimdKernelsT<Real>* simd) const;
+  TreeCounts walk(ThreadPool& pool, const Position& position, const std::vector<int>& groups,
+                  const Wanted& wanted, Real eps2, const Sink& sink, const SimdKernelsT<Real>* simd) const;
   void build_nodes(int leaf_size);
   void upsweep();
   // The interaction list of `group`: bodies (curve positions) taken one by one, nodes taken whole.

@@ -10,31 +10,14 @@
 #include <utility>
 #include <vector>
 
+#include "sim/morton.h"
+
 namespace coalesce {
 namespace tree_detail {
 
-constexpr int kLevels = 21;  // 3 x 21 = 63 key bits
-
-// The 21 low bits of v spread to every third bit.
-inline std::uint64_t spread_bits(std::uint64_t v) {
-  v &= 0x1fffff;
-  v = (v | v << 32) & 0x1f00000000ffffULL;
-  v = (v | v << 16) & 0x1f0000ff0000ffULL;
-  v = (v | v << 8) & 0x100f00f00f00f00fULL;
-  v = (v | v << 4) & 0x10c30c30c30c30c3ULL;
-  v = (v | v << 2) & 0x1249249249249249ULL;
-  return v;
-}
-
-// The cell index, 0 .. 2^21 - 1, of coordinate c in the cube [lo, lo + size).
-inline std::uint64_t cell(double c, double lo, double size) {
-  const double f = (c - lo) / size * static_cast<double>(1 << kLevels);
-  return static_cast<std::uint64_t>(std::clamp(f, 0.0, static_cast<double>((1 << kLevels) - 1)));
-}
-
 // The octant of `key` below level `level` (0: the root's children).
 inline int octant(std::uint64_t key, int level) {
-  return static_cast<int>((key >> (3 * (kLevels - 1 - level))) & 7);
+  return static_cast<int>((key >> (3 * (kMortonLevels - 1 - level))) & 7);
 }
 
 }  // namespace tree_detail
@@ -57,18 +40,10 @@ void CpuTree<Real>::build(const Source& source, int n, const TreeSettings& setti
       hi[static_cast<std::size_t>(a)] = std::max(hi[static_cast<std::size_t>(a)], p[a]);
     }
   }
-  // A cube, so the cells are cubes; a little wider than the bodies, so the largest lands inside the last
-  // cell.
-  double size = 0;
-  for (int a = 0; a < 3; ++a)
-    size = std::max(size, hi[static_cast<std::size_t>(a)] - lo[static_cast<std::size_t>(a)]);
-  size = size > 0 ? size * (1 + 1e-9) : 1.0;
+  const double size = morton_cube_size(lo.data(), hi.data());
   std::vector<std::pair<std::uint64_t, int>> keyed(count);
   for (std::size_t i = 0; i < count; ++i)
-    keyed[i] = {spread_bits(cell(bodies[i].x, lo[0], size)) << 2 |
-                    spread_bits(cell(bodies[i].y, lo[1], size)) << 1 |
-                    spread_bits(cell(bodies[i].z, lo[2], size)),
-                static_cast<int>(i)};
+    keyed[i] = {morton_key(bodies[i].x, bodies[i].y, bodies[i].z, lo.data(), size), static_cast<int>(i)};
   std::sort(keyed.begin(), keyed.end());  // ties by index: the same curve for the same state
   m_keys.resize(count);
   m_order.resize(count);
@@ -129,7 +104,7 @@ void CpuTree<Real>::build_nodes(int leaf_size) {
   for (std::size_t q = 0; q < queue.size(); ++q) {
     const Pending p = queue[q];
     const Node node = m_nodes[static_cast<std::size_t>(p.node)];
-    if (node.count <= leaf_size || p.level >= kLevels) continue;  // a leaf
+    if (node.count <= leaf_size || p.level >= kMortonLevels) continue;  // a leaf
     const int child_first = static_cast<int>(m_nodes.size());
     int at = node.first;
     const int end = node.first + node.count;
@@ -229,16 +204,11 @@ template <class Real>
 template <class Position, class Sink>
 TreeCounts CpuTree<Real>::accelerations(ThreadPool& pool, const Position& position, BodyRange targets,
                                         Real eps2, const Sink& sink, const SimdKernelsT<Real>* simd) const {
-  // The groups holding a target of the range, in curve order.
-  std::vector<char> holds(m_groups.size(), 0);
-  for (int i = targets.begin; i < targets.end; ++i)
-    holds[static_cast<std::size_t>(
-        m_group_of[static_cast<std::size_t>(m_position[static_cast<std::size_t>(i)])])] = 1;
-  std::vector<int> groups;
-  for (std::size_t g = 0; g < holds.size(); ++g)
-    if (holds[g]) groups.push_back(static_cast<int>(g));
+  std::vector<int> range;
+  for (int i = targets.begin; i < targets.end; ++i) range.push_back(i);
   return walk(
-      pool, position, groups, [&](int i) { return i >= targets.begin && i < targets.end; }, eps2, sink, simd);
+      pool, position, groups_holding(range), [&](int i) { return i >= targets.begin && i < targets.end; }, eps2,
+      sink, simd);
 }
 
 template <class Real>
@@ -246,17 +216,23 @@ template <class Position, class Sink>
 TreeCounts CpuTree<Real>::accelerations_of(ThreadPool& pool, const Position& position,
                                            const std::vector<int>& targets, Real eps2, const Sink& sink,
                                            const SimdKernelsT<Real>* simd) const {
-  std::vector<char> chosen(m_order.size(), 0), holds(m_groups.size(), 0);
-  for (int i : targets) {
-    chosen[static_cast<std::size_t>(i)] = 1;
+  std::vector<char> chosen(m_order.size(), 0);
+  for (int i : targets) chosen[static_cast<std::size_t>(i)] = 1;
+  return walk(
+      pool, position, groups_holding(targets), [&](int i) { return chosen[static_cast<std::size_t>(i)] != 0; },
+      eps2, sink, simd);
+}
+
+template <class Real>
+std::vector<int> CpuTree<Real>::groups_holding(const std::vector<int>& targets) const {
+  std::vector<char> holds(m_groups.size(), 0);
+  for (int i : targets)
     holds[static_cast<std::size_t>(m_group_of[static_cast<std::size_t>(m_position[static_cast<std::size_t>(i)])])] =
         1;
-  }
   std::vector<int> groups;
   for (std::size_t g = 0; g < holds.size(); ++g)
     if (holds[g]) groups.push_back(static_cast<int>(g));
-  return walk(
-      pool, position, groups, [&](int i) { return chosen[static_cast<std::size_t>(i)] != 0; }, eps2, sink, simd);
+  return groups;
 }
 
 template <class Real>
@@ -282,7 +258,8 @@ TreeCounts CpuTree<Real>::walk(ThreadPool& pool, const Position& position, const
         // Every target of the group (a fixed run of the curve), whatever the range: a slice's bits are the
         // whole's. Unused lanes repeat the first target; their sums are dropped.
         for (int k = 0; k < kSimdBlock; ++k) {
-          const Vec3T<Real> p = position(m_order[static_cast<std::size_t>(group.first + std::min(k, group.count - 1))]);
+          const Vec3T<Real> p =
+              position(m_order[static_cast<std::size_t>(group.first + std::min(k, group.count - 1))]);
           tx[k] = p.x;
           ty[k] = p.y;
           tz[k] = p.z;
@@ -301,8 +278,8 @@ TreeCounts CpuTree<Real>::walk(ThreadPool& pool, const Position& position, const
           m[j] = m_m[at];
           reach = std::max({reach, std::fabs(x[j]), std::fabs(y[j]), std::fabs(z[j])});
         }
-        simd->block_accelerations(tx, ty, tz, {x, y, z, m, static_cast<int>(bodies.size()), reach}, eps2, bx, by,
-                                  bz);
+        simd->block_accelerations(tx, ty, tz, {x, y, z, m, static_cast<int>(bodies.size()), reach}, eps2, bx,
+                                  by, bz);
       }
       for (int k = group.first; k < group.first + group.count; ++k) {
         const int i = m_order[static_cast<std::size_t>(k)];

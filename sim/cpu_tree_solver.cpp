@@ -41,12 +41,15 @@ class CpuTreeSolver final : public ForceSolver {
           [&](int i, Vec3T<Real> a) { view.set_velocity(i, coalesce::kick(view.velocity(i), a, dt)); },
           simd<Real>());
     });
-    m_report = TreeReport{m_built_with, targets.count(), m_counts,
+    m_report = TreeReport{m_built_with,
+                          targets.count(),
+                          m_counts,
                           {{"build", m_build_ms}, {"walk", milliseconds_since(start)}}};
     return {copy_bytes, kSortedSources, m_counts.particle_particle + m_counts.particle_node};
   }
 
-  std::optional<AccelerationSample> sample_accelerations(const Sources& sources, const std::vector<int>& targets,
+  std::optional<AccelerationSample> sample_accelerations(const Sources& sources,
+                                                         const std::vector<int>& targets,
                                                          const SimParams& params) override {
     build(sources);  // the state now, whatever the last step built
     AccelerationSample sample{targets, std::vector<Vec3T<double>>(targets.size()),

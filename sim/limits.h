@@ -40,9 +40,8 @@ struct DoubleRange {
 // finite float, so no choice inside these ranges turns the first step into NaN (1e-45 did).
 constexpr DoubleRange kTimeStepRange{1e-9, 1e3};
 constexpr DoubleRange kSofteningRange{1e-6, 1e3};
-constexpr DoubleRange kMassRange{0.0, 1e12};
-// --theta (sim/tree_settings.h): 0 opens every node (the direct sum, for tests).
-constexpr DoubleRange kThetaRange{0.0, kMaxTheta};          // a particle's, an attractor's or a central mass
+constexpr DoubleRange kMassRange{0.0, 1e12};          // a particle's, an attractor's or a central mass
+constexpr DoubleRange kThetaRange{0.0, kMaxTheta};    // --theta (sim/tree_settings.h); 0 opens every node
 constexpr FloatRange kTotalMassRange{1e-12f, 1e12f};  // of a scene's particles (the initial state is float)
 constexpr FloatRange kLengthRange{1e-6f, 1e6f};       // a scene's scale
 constexpr DoubleRange kCoordinateRange{-1e6, 1e6};    // attractor centres, angular speeds and phases

@@ -96,14 +96,15 @@ void print_bench_table(const BenchResult& r, std::FILE* out) {
     std::string stages;
     for (const auto& [name, ms] : t.stages_ms) {
       char cell[48];
-      std::snprintf(cell, sizeof cell, "%s%s %.3f", stages.empty() ? "" : ", ", std::string(name).c_str(), ms);
+      std::snprintf(cell, sizeof cell, "%s%s %.3f", stages.empty() ? "" : ", ", std::string(name).c_str(),
+                    ms);
       stages += cell;
     }
     const ForceErrors& e = row.tree->errors;
     char error[128] = "error unknown";
     if (e.targets > 0)
-      std::snprintf(error, sizeof error, "error on %d bodies p50 %.2e p99 %.2e max %.2e", e.targets, e.p50, e.p99,
-                    e.max);
+      std::snprintf(error, sizeof error, "error on %d bodies p50 %.2e p99 %.2e max %.2e", e.targets, e.p50,
+                    e.p99, e.max);
     std::fprintf(out, "tree %d %s %s: theta %g, %.0f pp + %.0f pn a target; ms: %s; %s\n", row.particles,
                  std::string(to_string(row.layout)).c_str(), std::string(to_string(row.precision)).c_str(),
                  t.settings.theta, t.counts.particle_particle / targets, t.counts.particle_node / targets,

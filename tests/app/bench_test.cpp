@@ -44,7 +44,8 @@ TEST(Bench, CpuSweepWritesEveryRowAsValidJson) {
   const auto& rows = doc.at("rows");
   // 2 layouts x (all-pairs: forces, one row per scheme; attractors: forces, integrate, 4 pack variants,
   // convert there and back; tree: forces).
-  ASSERT_EQ(rows.size(), 2u * (family_rows(ForceMethod::OneSidedAllPairs) + 8u + family_rows(ForceMethod::Tree)));
+  ASSERT_EQ(rows.size(),
+            2u * (family_rows(ForceMethod::OneSidedAllPairs) + 8u + family_rows(ForceMethod::Tree)));
   int forces = 0;
   std::multiset<std::string> directions;  // "from to" of every convert row
   for (const auto& row : rows) {
@@ -108,8 +109,9 @@ TEST(Bench, CpuSweepWritesEveryRowAsValidJson) {
 TEST(BenchPlan, GpuDefaultsSweepTheForcesAloneAtAllPairsSizes) {
   Options options;
   const BenchPlan plan = make_bench_plan(options, /*gpu=*/true);
-  EXPECT_EQ(plan.methods, (std::vector<ForceMethod>{ForceMethod::OneSidedAllPairs, ForceMethod::MutualAllPairs,
-                                                    ForceMethod::Attractors, ForceMethod::Tree}));
+  EXPECT_EQ(plan.methods,
+            (std::vector<ForceMethod>{ForceMethod::OneSidedAllPairs, ForceMethod::MutualAllPairs,
+                                      ForceMethod::Attractors, ForceMethod::Tree}));
   EXPECT_EQ(plan.particles_of(ForceMethod::OneSidedAllPairs), (std::vector<int>{65536, 131072, 262144}));
   EXPECT_EQ(plan.particles_of(ForceMethod::MutualAllPairs), (std::vector<int>{65536, 131072, 262144}));
   EXPECT_EQ(plan.particles_of(ForceMethod::Attractors), (std::vector<int>{1 << 20, 1 << 24}));

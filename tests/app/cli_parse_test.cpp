@@ -207,7 +207,8 @@ TEST(CliParse, ThetaIsTheTreesSetting) {
 TEST(CliParse, BadChoicesListTheGoodOnes) {
   EXPECT_NE(usage_error({"--layout", "xyz"}).find(std::string(kLayoutChoices)), std::string::npos);
   EXPECT_NE(usage_error({"--pack", "bogus"}).find("naive|tiled|tiled-padded|vector"), std::string::npos);
-  EXPECT_NE(usage_error({"--solver", "barnes-hut"}).find(std::string(kSolverFamilyChoices)), std::string::npos);
+  EXPECT_NE(usage_error({"--solver", "barnes-hut"}).find(std::string(kSolverFamilyChoices)),
+            std::string::npos);
   EXPECT_NE(usage_error({"--backend", "opencl"}).find("cuda|cpu"), std::string::npos);
   EXPECT_NE(usage_error({"bench", "--layouts", "aos,xyz"}).find("xyz"), std::string::npos);
   EXPECT_NE(usage_error({"bench", "--layouts", "aos,aos"}).find("twice"), std::string::npos);

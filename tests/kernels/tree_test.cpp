@@ -70,7 +70,8 @@ DeviceBuffer<int> all_targets(int n) {
   for (int i = 0; i < n; ++i) host[static_cast<std::size_t>(i)] = i;
   DeviceBuffer<int> targets(host.size());
   if (n > 0)
-    COALESCE_CUDA_CHECK(cudaMemcpy(targets.data(), host.data(), host.size() * sizeof(int), cudaMemcpyHostToDevice));
+    COALESCE_CUDA_CHECK(
+        cudaMemcpy(targets.data(), host.data(), host.size() * sizeof(int), cudaMemcpyHostToDevice));
   return targets;
 }
 
@@ -81,7 +82,8 @@ std::vector<double> to_host(const DeviceBuffer<double>& device) {
   return host;
 }
 
-std::vector<double> tree_accelerations(gpu::GpuTree& tree, const DeviceState& state, const SimParams& params) {
+std::vector<double> tree_accelerations(gpu::GpuTree& tree, const DeviceState& state,
+                                       const SimParams& params) {
   const int n = state.views.n;
   DeviceBuffer<int> targets = all_targets(n);
   DeviceBuffer<double> out(3 * static_cast<std::size_t>(n));
@@ -123,8 +125,12 @@ double percentile(const std::vector<double>& sorted, double p) {
   return sorted[static_cast<std::size_t>(p * static_cast<double>(sorted.size() - 1))];
 }
 
-const char* name_of(Precision p) { return p == Precision::Fp32 ? "fp32" : "fp64"; }
-const char* name_of(Layout l) { return l == Layout::AoS ? "AoS" : l == Layout::SoA ? "SoA" : "Float4"; }
+const char* name_of(Precision p) {
+  return p == Precision::Fp32 ? "fp32" : "fp64";
+}
+const char* name_of(Layout l) {
+  return l == Layout::AoS ? "AoS" : l == Layout::SoA ? "SoA" : "Float4";
+}
 
 // The GPU's float64 direct sum against a long-double one on the host, for a sample of targets: the
 // reference the error tests measure against is itself right.
@@ -151,7 +157,8 @@ TEST(GpuTree, DirectSumIsExact) {
     }
     const long double norm = std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
     for (int c = 0; c < 3; ++c)
-      EXPECT_LE(std::fabs((long double)got[3 * static_cast<std::size_t>(i) + c] - a[c]), 1e-12L * norm + 1e-300L)
+      EXPECT_LE(std::fabs((long double)got[3 * static_cast<std::size_t>(i) + c] - a[c]),
+                1e-12L * norm + 1e-300L)
           << "N " << n << " target " << i;
   }
 }
@@ -171,7 +178,8 @@ TEST(GpuTree, ErrorAgainstTheDirectSumWithinTheReferencesBounds) {
     const int n = testing::size_or_quick(rng.uniform_int(20000, 60000), rng.uniform_int(2000, 3000));
     const std::vector<Particle> bodies = scene_bodies(rng, preset, n, &params);
     for (Precision precision : kAllPrecisions) {
-      const std::vector<double> exact = direct(upload(bodies, Layout::SoA, precision), state_eps2(params, precision));
+      const std::vector<double> exact =
+          direct(upload(bodies, Layout::SoA, precision), state_eps2(params, precision));
       double previous_p99 = 0;
       for (double theta : {0.3, 0.5}) {
         TreeSettings settings;
@@ -190,9 +198,9 @@ TEST(GpuTree, ErrorAgainstTheDirectSumWithinTheReferencesBounds) {
             first_layout = got;
             const std::vector<double> e = sorted_errors(got, exact);
             const double p50 = percentile(e, 0.5), p99 = percentile(e, 0.99);
-            std::printf("%s %s N %d theta %.1f: p50 %.2e p99 %.2e max %.2e, %.0f pp + %.0f pn a body\n", preset,
-                        name_of(precision), n, theta, p50, p99, e.back(), counts.particle_particle / n,
-                        counts.particle_node / n);
+            std::printf("%s %s N %d theta %.1f: p50 %.2e p99 %.2e max %.2e, %.0f pp + %.0f pn a body\n",
+                        preset, name_of(precision), n, theta, p50, p99, e.back(),
+                        counts.particle_particle / n, counts.particle_node / n);
             EXPECT_TRUE(std::isfinite(e.back()));
             EXPECT_LE(p50, p99);
             EXPECT_LE(p99, theta == 0.5 ? 8e-3 : 1.5e-3);
@@ -399,11 +407,13 @@ std::string sweep_field(const char* sweep, const std::string& key) {
   return {};
 }
 
-// Not a check: with COALESCE_TREE_TIMING="N,N,..." prints, per N, layout and setting, the stage split of build
+// Not a check: with COALESCE_TREE_TIMING="N,N,..." prints, per N, layout and setting, the stage split of
+// build
 // + kick of the galaxies scene in fp32 (the median of 3 after one warm-up), the pulls per target, and the
 // relative acceleration error of 1024 random targets (a fixed, printed seed) against the float64 direct sum.
-// COALESCE_TREE_SWEEP="theta=0.25,0.3;leaf=8,16;group=32;layout=Float4" sweeps settings (every field optional;
-// defaults: TreeSettings{}'s values and every layout). A probe for docs/perf.md; it asserts nothing.
+// COALESCE_TREE_SWEEP="theta=0.25,0.3;leaf=8,16;group=32;layout=Float4" sweeps settings (every field
+// optional; defaults: TreeSettings{}'s values and every layout). A probe for docs/perf.md; it asserts
+// nothing.
 TEST(GpuTreeTiming, PrintsTheStageSplit) {
   COALESCE_REQUIRE_CUDA();
   const char* sizes = std::getenv("COALESCE_TREE_TIMING");
@@ -416,9 +426,9 @@ TEST(GpuTreeTiming, PrintsTheStageSplit) {
   std::vector<Layout> layouts(kAllLayouts.begin(), kAllLayouts.end());
   const std::string layout_name = sweep_field(sweep, "layout");
   if (!layout_name.empty())
-    layouts.erase(std::remove_if(layouts.begin(), layouts.end(),
-                                 [&](Layout l) { return layout_name != name_of(l); }),
-                  layouts.end());
+    layouts.erase(
+        std::remove_if(layouts.begin(), layouts.end(), [&](Layout l) { return layout_name != name_of(l); }),
+        layouts.end());
   constexpr std::uint64_t kTargetSeed = 20261127;  // fixed: every setting is measured on the same targets
   constexpr int kTargets = 1024;
   std::printf("tree timing: galaxies scene seed 12345, %d error targets from seed %llu\n", kTargets,
@@ -466,14 +476,15 @@ TEST(GpuTreeTiming, PrintsTheStageSplit) {
             const gpu::TreeStageTimes& t = runs[runs.size() / 2];
             tree.accelerations(state.views, targets.data(), kTargets, tree_out.data(), scene.params, nullptr);
             const std::vector<double> e = sorted_errors(to_host(tree_out), exact);
-            std::printf("tree timing N %d fp32 %s theta %.2f leaf %d group %d: keys+sort %.3f ms, tree %.3f ms,"
-                        " upsweep %.3f ms, walk %.3f ms, sum %.3f ms; %.1f pp + %.1f pn a target; %.3g"
-                        " interactions/s in the walk; error p50 %.2e p99 %.2e max %.2e\n",
-                        n, name_of(layout), theta, leaf, group, t.keys_sort_ms, t.build_ms, t.upsweep_ms,
-                        t.walk_ms, t.keys_sort_ms + t.build_ms + t.upsweep_ms + t.walk_ms,
-                        counts.particle_particle / n, counts.particle_node / n,
-                        (counts.particle_particle + counts.particle_node) / (t.walk_ms * 1e-3),
-                        percentile(e, 0.5), percentile(e, 0.99), e.back());
+            std::printf(
+                "tree timing N %d fp32 %s theta %.2f leaf %d group %d: keys+sort %.3f ms, tree %.3f ms,"
+                " upsweep %.3f ms, walk %.3f ms, sum %.3f ms; %.1f pp + %.1f pn a target; %.3g"
+                " interactions/s in the walk; error p50 %.2e p99 %.2e max %.2e\n",
+                n, name_of(layout), theta, leaf, group, t.keys_sort_ms, t.build_ms, t.upsweep_ms, t.walk_ms,
+                t.keys_sort_ms + t.build_ms + t.upsweep_ms + t.walk_ms, counts.particle_particle / n,
+                counts.particle_node / n,
+                (counts.particle_particle + counts.particle_node) / (t.walk_ms * 1e-3), percentile(e, 0.5),
+                percentile(e, 0.99), e.back());
             std::fflush(stdout);
           }
     }

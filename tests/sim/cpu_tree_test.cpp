@@ -153,9 +153,10 @@ TEST(CpuTree, TheDefaultThetaKeepsP99Within5e4) {
     const auto exact = direct_sum(bodies, eps2);
     for (const bool simd : {false, true}) {
       SCOPED_TRACE(simd ? "vector pairs" : "scalar pairs");
-      const std::vector<double> e32 = sorted_errors(
-          tree_accelerations<float>(bodies, TreeSettings{}, static_cast<float>(eps2), {0, n}, pool, nullptr, simd),
-          exact);
+      const std::vector<double> e32 =
+          sorted_errors(tree_accelerations<float>(bodies, TreeSettings{}, static_cast<float>(eps2), {0, n},
+                                                  pool, nullptr, simd),
+                        exact);
       const std::vector<double> e64 = sorted_errors(
           tree_accelerations<double>(bodies, TreeSettings{}, eps2, {0, n}, pool, nullptr, simd), exact);
       EXPECT_LE(percentile(e32, 0.99), 5e-4) << preset << " fp32 N " << n;
@@ -252,7 +253,8 @@ TEST(CpuTreeMethod, TheSampledErrorIsTheWalksAgainstTheDirectSum) {
   // that cancel near the discs' centres, the worst body reached 2.1e-5 here. The 99th percentile's bound,
   // 1e-5, is far above the rounding and ten times below theta 0.25's (1.2e-4 and more, measured above).
   const double rounding = precision == Precision::Fp32 ? 1e-5 : 1e-12;
-  EXPECT_LE(force_errors(*backend.sample_accelerations(params, targets)).p99, rounding) << to_string(precision);
+  EXPECT_LE(force_errors(*backend.sample_accelerations(params, targets)).p99, rounding)
+      << to_string(precision);
   backend.step(params, 0.0);
   const std::optional<TreeReport> report = backend.tree_report();
   ASSERT_TRUE(report.has_value());
