@@ -256,7 +256,7 @@ TreeCounts CpuTree<Real>::walk(ThreadPool& pool, const Position& position, const
       interaction_list(group, bodies, nodes);
       if (vector_pairs) {
         // Every target of the group (a fixed run of the curve), whatever the range: a slice's bits are the
-        // whole's. Unused lanes repeat the first target; their sums are dropped.
+        // whole's. Unused lanes repeat the group's last target; their sums are dropped.
         for (int k = 0; k < kSimdBlock; ++k) {
           const Vec3T<Real> p =
               position(m_order[static_cast<std::size_t>(group.first + std::min(k, group.count - 1))]);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <random>
 
@@ -31,7 +32,9 @@ ForceErrors force_errors(const AccelerationSample& sample) {
     const double norm = std::sqrt(e.x * e.x + e.y * e.y + e.z * e.z);
     if (!(norm > 0)) continue;
     const double dx = a.x - e.x, dy = a.y - e.y, dz = a.z - e.z;
-    relative.push_back(std::sqrt(dx * dx + dy * dy + dz * dz) / norm);
+    const double error = std::sqrt(dx * dx + dy * dy + dz * dz) / norm;
+    // A NaN from a broken walk sorts as the worst error, never as undefined order.
+    relative.push_back(std::isnan(error) ? std::numeric_limits<double>::infinity() : error);
   }
   ForceErrors out;
   out.targets = static_cast<int>(relative.size());

@@ -43,7 +43,7 @@ struct ForceCost {
   double scratch_bytes = 0;
   std::string_view scratch_what;  // kPartialSums, kStagedSources (sim/byte_counts.h)
   // A counted row's interactions (Evaluations::Counted: the tree's body-body plus body-node pulls); none
-  // where the row's formula counts them, or where the count is not known when the kick is queued.
+  // where the row's formula counts them, or where the count is not known when the kick is queued (a GPU).
   std::optional<double> counted;
 };
 

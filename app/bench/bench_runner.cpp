@@ -345,13 +345,20 @@ std::vector<BenchRow> run_bench_plan(const BenchPlan& plan, BackendChoice choice
                                                            [](const KernelTiming&) { return true; });
             std::vector<KernelTiming> forces, drift;
             for (const KernelTiming& t : both) (t.kernel == KernelKind::Forces ? forces : drift).push_back(t);
+            // The tree's report of the last timed step, before the counter pass steps again under replay.
+            const std::optional<TreeReport> report = backend.tree_report();
             const CountedCall counted_step = counting.count(backend, step);
             rows.push_back(make_row(solver, n, layout, "forces", variant, forces, ceilings, precision));
             BenchRow& row = rows.back();
             row.counters = reading_of(counted_step, Launches::AllButLast);
             if (method_info(method).physics == Physics::PairGravity && row.median_ms > 0)
               row.pair_evaluations_per_second = evaluations(method, n, 0) / (row.median_ms * 1e-3);
-            if (const std::optional<TreeReport> report = backend.tree_report()) {
+            if (report) {
+              // A GPU walk's count is known only after it ran: the last timed step's, for every sample.
+              if (row.interactions <= 0 && report->targets > 0 && row.median_ms > 0) {
+                row.interactions = report->counts.particle_particle + report->counts.particle_node;
+                row.interactions_per_second = row.interactions / (row.median_ms * 1e-3);
+              }
               TreeBench tree{*report, {}, std::random_device{}()};
               if (const auto sample =
                       backend.sample_accelerations(params, error_targets(n, kErrorTargets, tree.seed)))

@@ -43,7 +43,10 @@ json kernels_json(const ViewerModel& model, Layout layout, Precision precision, 
         {"samples", s.milliseconds.count()},
         // Which of the numbers the panel shows: GB/s is kept raw but means nothing for all-pairs forces.
         {"metric", to_string(headline_metric(kind, method))}};
-    if (kind == KernelKind::Forces) k["interactions_per_second"] = s.interactions_per_second.value();
+    // 0: not counted when the kick was queued (the tree on a GPU), so unknown, written null.
+    if (kind == KernelKind::Forces)
+      k["interactions_per_second"] =
+          s.interactions_per_second.value() > 0 ? json(s.interactions_per_second.value()) : json(nullptr);
     // The ceiling the panel's % column compares with (sim/memory_ceiling.h); null for compute-bound forces.
     const Ceiling ceiling = kernel_ceiling(kind, device.gpu);
     const double ceiling_gbps = device.ceiling_gbps(ceiling);
@@ -67,7 +70,9 @@ json compare_json(const ViewerModel& model, Precision precision, ForceMethod met
       if (!c.measured) continue;
       per_layout[text(to_string(kind))] = {{"milliseconds", c.milliseconds},
                                            {"gigabytes_per_second", c.gigabytes_per_second},
-                                           {"interactions_per_second", c.interactions_per_second},
+                                           {"interactions_per_second", c.interactions_per_second > 0
+                                                                           ? json(c.interactions_per_second)
+                                                                           : json(nullptr)},
                                            {"metric", to_string(headline_metric(kind, method))}};
     }
     compare[text(to_string(layout))] = per_layout;

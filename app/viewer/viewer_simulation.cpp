@@ -24,6 +24,7 @@ double measure_step_ms(const Scene& scene, int n, const Options& options, bool g
       gpu ? make_cuda_backend(n, options.layout, options.precision, MemoryEstimate::Quiet)
           : std::make_unique<CpuBackend>(n, options.layout, 0, options.precision,
                                          options.cpu_target.value_or(best_cpu_target()));
+  backend->set_tree_settings(tree_settings_of(options));  // the tree's cost at the run's own theta
   backend->upload(generate_initial_state(trial));
   const ForceChoice choice = choose_forces(*backend, trial.method, trial.params, 0.0, options.forces);
   forces =
