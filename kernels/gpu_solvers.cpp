@@ -98,9 +98,7 @@ class GpuTreeSolver final : public ForceSolver {
     m_kicked = true;
     // The sorted copy of {x, y, z, m}: written by the build, read by the walk. The count is unknown when the
     // kick is queued (none); bench takes it from tree_report() after its timed steps.
-    const double copy_bytes =
-        4.0 * sources.state.n * (sources.state.precision == Precision::Fp64 ? sizeof(double) : sizeof(float));
-    return {copy_bytes, kSortedSources, std::nullopt};
+    return {sorted_copy_bytes(sources.state), kSortedSources, std::nullopt};
   }
 
   std::optional<AccelerationSample> sample_accelerations(const Sources& sources,

@@ -131,6 +131,12 @@ inline constexpr std::string_view kStagedSources = "staged source rows";
 inline constexpr std::string_view kSortedSources =
     "curve-sorted source copy";  // the tree's, rebuilt each step
 
+// The tree's sorted copy of {x, y, z, m}, stored in the state's layout: a body's position and mass as the
+// force loops load them, for every body.
+inline double sorted_copy_bytes(const StateViews& state) {
+  return static_cast<double>(layout_bytes(state.layout, state.precision).position_mass) * state.n;
+}
+
 constexpr double convert_bytes(Layout from, Layout to, int n, Precision precision = Precision::Fp32) {
   return convert_byte_formula(from, to, precision).bytes(n);
 }

@@ -2,13 +2,13 @@
 // prepare(), and its walk kicks the targets through the state's own view. The build counts as the forces'
 // time, as the backend times prepare() and kick() together.
 #include <chrono>
-#include <cmath>
 #include <type_traits>
 
 #include "sim/byte_counts.h"
 #include "sim/cpu_solvers.h"
 #include "sim/cpu_tree.h"
 #include "sim/layout_views.h"
+#include "sim/physics.h"
 
 namespace coalesce {
 
@@ -31,21 +31,21 @@ class CpuTreeSolver final : public ForceSolver {
   }
   ForceCost kick(const Sources& sources, BodyRange targets, const SimParams& params) override {
     const auto start = std::chrono::steady_clock::now();
-    double copy_bytes = 0;  // the sorted copy of {x, y, z, m}: written by the build, read by the walk
+    TreeCounts counts;
     with_view(sources.state, [&](const auto& view) {
       using Real = typename std::decay_t<decltype(view)>::Scalar;
-      copy_bytes = 4.0 * sizeof(Real) * sources.state.n;
       const Real dt = time_step<Real>(params);
-      m_counts = tree<Real>().accelerations(
+      counts = tree<Real>().accelerations(
           m_pool, [&](int i) { return view.position(i); }, targets, softening_squared<Real>(params),
           [&](int i, Vec3T<Real> a) { view.set_velocity(i, coalesce::kick(view.velocity(i), a, dt)); },
           simd<Real>());
     });
     m_report = TreeReport{m_built_with,
                           targets.count(),
-                          m_counts,
+                          counts,
                           {{"build", m_build_ms}, {"walk", milliseconds_since(start)}}};
-    return {copy_bytes, kSortedSources, m_counts.particle_particle + m_counts.particle_node};
+    // The sorted copy: written by the build, read by the walk.
+    return {sorted_copy_bytes(sources.state), kSortedSources, counts.particle_particle + counts.particle_node};
   }
 
   std::optional<AccelerationSample> sample_accelerations(const Sources& sources,
@@ -69,18 +69,14 @@ class CpuTreeSolver final : public ForceSolver {
           const Vec3T<Real> a = walked[static_cast<std::size_t>(targets[at])];
           sample.method[at] = {static_cast<double>(a.x), static_cast<double>(a.y), static_cast<double>(a.z)};
           const Vec3T<Real> p = view.position(targets[at]);
-          double ax = 0, ay = 0, az = 0;
+          const Vec3T<double> target{double(p.x), double(p.y), double(p.z)};
+          Vec3T<double> exact{0, 0, 0};
           for (int j = 0; j < sources.state.n; ++j) {
             const Vec4T<Real> s = view.position_mass(j);
-            const double dx = double(s.x) - double(p.x), dy = double(s.y) - double(p.y),
-                         dz = double(s.z) - double(p.z);
-            const double r2 = dx * dx + dy * dy + dz * dz + soft;
-            const double f = double(s.w) / (r2 * std::sqrt(r2));
-            ax += dx * f;
-            ay += dy * f;
-            az += dz * f;
+            accumulate_pair(exact, target, Vec3T<double>{double(s.x), double(s.y), double(s.z)}, double(s.w),
+                            soft);
           }
-          sample.exact[at] = {ax, ay, az};
+          sample.exact[at] = exact;
         }
       });
     });
@@ -116,7 +112,6 @@ class CpuTreeSolver final : public ForceSolver {
   CpuTree<float> m_fp32;           // one per precision: a switch keeps the other's storage
   CpuTree<double> m_fp64;
   double m_build_ms = 0;
-  TreeCounts m_counts;
   std::optional<TreeReport> m_report;  // of the last kick
 };
 
