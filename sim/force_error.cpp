@@ -6,22 +6,30 @@
 #include <limits>
 #include <numeric>
 #include <random>
+#include <unordered_set>
 
 namespace coalesce {
 
 std::vector<int> error_targets(int n, int count, std::uint64_t seed) {
-  std::vector<int> all(static_cast<std::size_t>(std::max(n, 0)));
-  std::iota(all.begin(), all.end(), 0);
-  if (count >= n) return all;
-  // A partial Fisher-Yates shuffle: count draws, each body at most once.
-  std::mt19937_64 rng(seed);
-  for (int k = 0; k < count; ++k) {
-    std::uniform_int_distribution<int> pick(k, n - 1);
-    std::swap(all[static_cast<std::size_t>(k)], all[static_cast<std::size_t>(pick(rng))]);
+  std::vector<int> chosen;
+  if (count >= n) {
+    chosen.resize(static_cast<std::size_t>(std::max(n, 0)));
+    std::iota(chosen.begin(), chosen.end(), 0);
+    return chosen;
   }
-  all.resize(static_cast<std::size_t>(count));
-  std::sort(all.begin(), all.end());
-  return all;
+  // Floyd's sampling: count draws, each body at most once, in memory for count bodies, not n (the panel
+  // checks a 16M run once a second).
+  std::mt19937_64 rng(seed);
+  std::unordered_set<int> taken;
+  chosen.reserve(static_cast<std::size_t>(std::max(count, 0)));
+  for (int j = n - count; j < n; ++j) {
+    const int pick = std::uniform_int_distribution<int>(0, j)(rng);
+    const int body = taken.count(pick) ? j : pick;
+    taken.insert(body);
+    chosen.push_back(body);
+  }
+  std::sort(chosen.begin(), chosen.end());
+  return chosen;
 }
 
 ForceErrors force_errors(const AccelerationSample& sample) {
