@@ -107,8 +107,9 @@ class GpuTree {
 };
 
 // Exact accelerations of `count` targets (state indices, device array) from all n bodies, summed in double
-// over a fixed split and a fixed reduction (one block per target); eps2 in double (pass the state's
-// softening_squared<Real> widened to compare with the tree).
+// over a fixed split and a fixed reduction (tiles of targets x chunks of bodies); eps2 in double (pass the
+// state's softening_squared<Real> widened to compare with the tree). Waits for its sums (its scratch is its
+// own).
 void direct_accelerations(const StateViews& state, const int* targets, int count, double* out, double eps2,
                           cudaStream_t stream);
 
