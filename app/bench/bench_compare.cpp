@@ -11,17 +11,24 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/errors.h"
+#include "sim/limits.h"
 #include "sim/printable.h"
 
 namespace coalesce {
 namespace {
 
-// solver, N, layout, precision (-1: matched across precisions), kernel, variant
-using RowKey = std::tuple<int, int, int, int, std::string, std::string>;
+// solver, N, layout, precision (-1: matched across precisions), kernel, variant, theta (-1: no tree): a
+// tree row at another theta is another measurement (another error), never compared as the same row.
+using RowKey = std::tuple<int, int, int, int, std::string, std::string, double>;
 
 RowKey key_of(const BenchRow& row, bool with_precision = true) {
-  return {static_cast<int>(row.solver), row.particles, static_cast<int>(row.layout),
-          with_precision ? static_cast<int>(row.precision) : -1, row.kernel, row.variant};
+  return {static_cast<int>(row.solver),
+          row.particles,
+          static_cast<int>(row.layout),
+          with_precision ? static_cast<int>(row.precision) : -1,
+          row.kernel,
+          row.variant,
+          row.tree ? row.tree->report.settings.theta : -1.0};
 }
 
 // The one precision all of a run's rows have, if they have one.
@@ -39,6 +46,7 @@ std::string row_name(const BenchRow& row) {
                      " " + std::string(to_string(row.layout)) + " " + std::string(to_string(row.precision)) +
                      " " + row.kernel;
   if (!row.variant.empty()) name += " " + row.variant;
+  if (row.tree) name += " theta " + exact_text(row.tree->report.settings.theta);
   return name;
 }
 

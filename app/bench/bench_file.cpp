@@ -130,6 +130,15 @@ BenchRow read_row(const Reader& reader, const json& value, std::size_t index) {
     row.ceiling = std::string(read ? known->name : ceiling_info(Ceiling::Copy).name);
     row.percent_of_ceiling = read ? *percent : row.percent_of_copy;
   }
+  // A tree row's settings, read back so that --compare matches rows of the same theta only; its counts and
+  // error are measurements of that run, not read back.
+  if (const auto tree = value.find("tree"); tree != value.end() && tree->is_object()) {
+    const std::optional<double> theta = reader.optional_number(*tree, "theta");
+    if (theta && kThetaRange.contains(*theta)) {
+      row.tree = TreeBench{};
+      row.tree->report.settings.theta = *theta;
+    }
+  }
   row.counters.reason = "not read back from the JSON";
   return row;
 }

@@ -369,6 +369,41 @@ TEST(BenchCompareCli, ParserWantsTwoFilesAndNoRunFlags) {
 // An fp32 run against an fp64 run: each row meets its other-precision twin (the same solver, N, layout,
 // kernel and variant), B/A is the time ratio, and a note says the rows were matched across precisions.
 // Within one file of both precisions, rows stay apart by precision.
+// A tree row is measured at its theta (its speed and its error both depend on it): read back from the file,
+// rows of two thetas are never matched as the same row, and rows of the same theta are.
+TEST(BenchCompare, TreeRowsMatchOnlyAtTheSameTheta) {
+  TestRng rng;
+  testing::TempDir dir;
+  testing::SyntheticRun a, b;
+  testing::SyntheticRow row;
+  row.solver = "tree";
+  row.particles = 1024 << rng.uniform_int(4, 10);
+  row.layout = std::string(to_string(testing::random_layout(rng)));
+  row.kernel = "forces";
+  row.median_ms = rng.uniform(1.0f, 100.0f);
+  a.rows.push_back(row);
+  b.rows.push_back(row);
+  const double theta_a = rng.uniform_int(1, 99) / 100.0;
+  const double theta_b =
+      rng.uniform_int(0, 1) ? theta_a : std::min(1.0, theta_a + rng.uniform_int(1, 20) / 100.0);
+  nlohmann::json ja = testing::run_json(a), jb = testing::run_json(b);
+  ja["rows"][0]["tree"] = {{"theta", theta_a}};
+  jb["rows"][0]["tree"] = {{"theta", theta_b}};
+  testing::write_text(dir.file("a.json"), ja.dump());
+  testing::write_text(dir.file("b.json"), jb.dump());
+  const Comparison c = compare_runs(read_bench_json("--compare", dir.file("a.json")),
+                                    read_bench_json("--compare", dir.file("b.json")));
+  SCOPED_TRACE("theta " + std::to_string(theta_a) + " vs " + std::to_string(theta_b));
+  if (theta_a == theta_b) {
+    EXPECT_EQ(c.rows.size(), 1u);
+    EXPECT_TRUE(c.only_in_a.empty() && c.only_in_b.empty());
+  } else {
+    EXPECT_TRUE(c.rows.empty());
+    ASSERT_EQ(c.only_in_a.size(), 1u);
+    ASSERT_EQ(c.only_in_b.size(), 1u);
+  }
+}
+
 TEST(BenchCompare, RunsOfTwoPrecisionsAreMatchedAcrossThem) {
   TestRng rng;
   SavedBench a, b;
