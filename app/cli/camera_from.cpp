@@ -36,21 +36,36 @@ constexpr const char* kBlocks[] = {"settings", "image", "camera", "simulation"};
 // setting of its own: the attractors come with the scene, the field of view is this build's, camera.option
 // is the pose again as a flag, and the simulated time goes with the step.
 const std::vector<std::pair<std::string, std::string>> kKnownKeys = {
-    {"settings.layout", "a string"},         {"settings.precision", "a string"},
-    {"settings.pack_variant", "a string"},   {"settings.solver", "a string"},
-    {"settings.scene", "a string"},          {"settings.scene_source", "a string"},
-    {"settings.state_file", "a string or null"}, {"settings.particles", "an integer"},
-    {"settings.draw", "a string"},           {"settings.draw_limit", "an integer"},
-    {"settings.seed", "an integer or null"}, {"settings.dt", "a number"},
-    {"settings.softening", "a number"},      {"settings.brightness", "a number"},
-    {"settings.paused", "true or false"},    {"settings.attractors", ""},
+    {"settings.layout", "a string"},
+    {"settings.precision", "a string"},
+    {"settings.pack_variant", "a string"},
+    {"settings.solver", "a string"},
+    {"settings.scene", "a string"},
+    {"settings.scene_source", "a string"},
+    {"settings.state_file", "a string or null"},
+    {"settings.particles", "an integer"},
+    {"settings.draw", "a string"},
+    {"settings.draw_limit", "an integer"},
+    {"settings.seed", "an integer or null"},
+    {"settings.dt", "a number"},
+    {"settings.softening", "a number"},
+    {"settings.brightness", "a number"},
+    {"settings.paused", "true or false"},
+    {"settings.attractors", ""},
     {"settings.forces", "a string or null"},
-    {"image.width", "an integer"},           {"image.height", "an integer"},
-    {"image.panel_visible", "true or false"}, {"camera.yaw_degrees", "a number"},
-    {"camera.pitch_degrees", "a number"},    {"camera.distance", "a number"},
-    {"camera.target", "three numbers"},      {"camera.orbit_degrees_per_second", "a number"},
-    {"camera.field_of_view_y_degrees", ""},  {"camera.option", ""},
-    {"simulation.step", "an integer"},       {"simulation.time", ""}};
+    {"settings.theta", "a number or null"},
+    {"image.width", "an integer"},
+    {"image.height", "an integer"},
+    {"image.panel_visible", "true or false"},
+    {"camera.yaw_degrees", "a number"},
+    {"camera.pitch_degrees", "a number"},
+    {"camera.distance", "a number"},
+    {"camera.target", "three numbers"},
+    {"camera.orbit_degrees_per_second", "a number"},
+    {"camera.field_of_view_y_degrees", ""},
+    {"camera.option", ""},
+    {"simulation.step", "an integer"},
+    {"simulation.time", ""}};
 
 // Unknown keys named one by one before the rest are counted, and each reason at most this long (a flag's
 // parser quotes the value), so the summary stays a line whatever the file holds.
@@ -301,6 +316,9 @@ void restore_settings(Restorer& r, const json& settings) {
     r.set(std::string("--") + key, value, key + (" " + value), {field.c_str()});
   }
   if (is_null(settings, "forces")) r.account({"settings.forces"});  // attractors have no scheme
+  if (is_number(settings, "theta"))
+    r.set("--theta", number_text(settings["theta"]), "theta", {"settings.theta"});
+  if (is_null(settings, "theta")) r.account({"settings.theta"});  // no tree ran
   if (is_number(settings, "dt")) r.set("--dt", number_text(settings["dt"]), "dt", {"settings.dt"});
   if (is_number(settings, "softening"))
     r.set("--softening", number_text(settings["softening"]), "softening", {"settings.softening"});

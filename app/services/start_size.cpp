@@ -52,7 +52,7 @@ SizeChoice choose_start_size(const std::vector<SizeTrial>& given, const SizeRule
   int n = static_cast<int>(std::floor(allowed / granularity)) * granularity;
   n = std::max(n, fit->particles);
   // Counts in plain digits: the panel wraps its lines at commas, which split "65,536" in two.
-  const std::string forces = fit->forces.empty() ? std::string() : " (forces " + fit->forces + ")";
+  const std::string forces = fit->forces.empty() ? std::string() : " (" + fit->forces + ")";
   std::string reason = "step " + milliseconds(fit->step_ms) + forces + " measured at " +
                        std::to_string(fit->particles) + ", grown as N" +
                        (rule.exponent == 2 ? "\xc2\xb2" : "") + " to the step budget of " + budget_text;

@@ -19,7 +19,8 @@ namespace coalesce {
 struct SizeTrial {
   int particles = 0;
   double step_ms = 0.0;
-  std::string forces{};  // the all-pairs scheme timed ("mutual"), as the run will use it; "" for attractors
+  std::string forces{};  // what was timed, as the run will use it: "forces mutual", "tree theta 0.25"; "" for
+                         // attractors
 };
 
 struct SizeRule {

@@ -226,6 +226,18 @@ void ViewerApp::apply_requests() {
       add_notice(std::string("could not change the solver: ") + e.what(), true);
     }
   }
+  if (r.theta) {
+    try {
+      m_simulation.set_theta(*r.theta);
+    } catch (const std::exception& e) {
+      add_notice(std::string("could not change theta: ") + e.what(), true);
+    }
+  }
+  // Another tree, state or method: the last check's error is no longer the run's.
+  if (r.theta || r.solver || r.precision || r.scene || r.particles || r.reset) {
+    m_tree_check.forget();
+    m_model.tree_error.reset();
+  }
   if (r.dt) m_simulation.params().dt = *r.dt;  // before a scene change, whose own values then win
   if (r.softening) m_simulation.params().softening = *r.softening;
   try {
@@ -258,6 +270,23 @@ void ViewerApp::apply_requests() {
   }
   if (r.screenshot) m_requests.screenshot = true;  // taken after this frame is drawn
   if (r.record) m_clips.toggle(m_controls.clip_path, clip_context());
+}
+
+void ViewerApp::follow_tree(std::vector<KernelTiming>& timings) {
+  Backend& backend = m_simulation.backend();
+  m_model.tree = backend.tree_report();  // the frame's kick is done: the render path waited for it
+  if (!m_model.tree) {
+    m_model.tree_error.reset();
+    return;
+  }
+  // A GPU kick's count is known only once its walk is done (kernels/gpu_solvers.cpp): the frame's one kick.
+  const double counted = m_model.tree->counts.particle_particle + m_model.tree->counts.particle_node;
+  for (KernelTiming& t : timings)
+    if (t.kernel == KernelKind::Forces && t.interactions == 0) t.interactions = counted;
+  // Not while the start size measures frames: the check would be counted as the frame's.
+  if (m_start_check.measuring()) return;
+  if (m_tree_check.update(backend, m_simulation.scene().params, m_simulation.step_count(), seconds()))
+    m_model.tree_error = m_tree_check.last();
 }
 
 void ViewerApp::simulate() {

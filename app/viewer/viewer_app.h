@@ -48,6 +48,8 @@ class ViewerApp {
   void apply_requests();
   void simulate();
   void check_state();
+  // The tree's report of the frame's kick and, when due, the live error check (tree runs only).
+  void follow_tree(std::vector<KernelTiming>& timings);
   void take_screenshot(const std::string& path, FramebufferSize size);
   ClipContext clip_context();
   void turn_camera(double wall_seconds);
@@ -89,6 +91,7 @@ class ViewerApp {
   bool m_sweep_in_frames = false;              // --sweep K: a scripted sweep, K frames per step
   InteropUse m_interop = InteropUse::Allowed;  // --no-interop: Off
   StartFrameCheck m_start_check;               // active when the viewer chose N itself
+  TreeErrorCheck m_tree_check;                 // the tree's live error, about once a second
 };
 
 }  // namespace coalesce

@@ -57,7 +57,8 @@ int ViewerApp::run(const ViewerRun& run) {
     check_state();
     const Layout layout = m_simulation.backend().layout();
     const Precision precision = m_simulation.backend().precision();
-    const std::vector<KernelTiming> timings = m_simulation.backend().poll_timings();
+    std::vector<KernelTiming> timings = m_simulation.backend().poll_timings();
+    follow_tree(timings);
     m_stats.add(timings, layout, precision);
     // The computed line first, then the samples whose intervals these frames fall in.
     const double now = seconds();

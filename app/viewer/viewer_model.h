@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "app/services/tree_error_check.h"
 #include "app/viewer/viewer_draw.h"
 #include "app/viewer/viewer_hardware.h"
 #include "app/viewer/viewer_render_path.h"
@@ -38,6 +39,7 @@ struct ViewerRequests {
   std::optional<int> draw_limit;  // 0: draw every particle
   std::optional<double> dt;       // the panel's sliders, inside sim/limits.h's ranges
   std::optional<double> softening;
+  std::optional<double> theta;  // the tree's opening angle, inside kThetaRange
   bool step_once = false;
   bool screenshot = false;
   bool sweep = false;
@@ -85,6 +87,9 @@ struct ViewerModel {
   float orbit_degrees_per_second = 0.0f;  // --orbit
   RecordingStatus recording;
   std::string last_clip;  // path of the last clip written
+  std::optional<TreeReport> tree;  // the tree's last kick: counts and stage times; none off the tree
+  std::optional<ErrorCheckResult>
+      tree_error;  // the live error check's latest (app/services/tree_error_check.h)
 };
 
 }  // namespace coalesce

@@ -8,7 +8,7 @@ namespace {
 
 void draw_frame_line(const ViewerModel& model, const ViewerControls& controls, const GlDriver& gl) {
   const FrameStats& f = *model.frames;
-  ImGui::Text("%.1f FPS   frame %.2f ms", f.fps(), f.frame_ms.value());
+  ImGui::Text("%.1f FPS   frame %.2f ms (median %.2f)", f.fps(), f.frame_ms.value(), f.median_frame_ms());
   ImGui::Text("CPU: simulation %.2f  upload %.2f  render %.2f ms", f.simulation_ms.value(),
               f.upload_ms.value(), f.render_cpu_ms.value());
   if (ImGui::IsItemHovered())
@@ -111,6 +111,7 @@ void ViewerPanel::draw(const ViewerModel& model, ViewerControls& controls, Viewe
       if (ImGui::BeginTabItem("Viewer")) {
         draw_device_section(model);
         draw_kernel_section(model);
+        draw_tree_section(model, requests);
         draw_hardware_section(model);
         draw_compare_section(model);
         draw_controls_section(model, controls, requests);

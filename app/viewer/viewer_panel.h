@@ -33,6 +33,11 @@ void draw_kernel_section(const ViewerModel& model);
 void draw_hardware_section(const ViewerModel& model);
 void draw_compare_section(const ViewerModel& model);
 void draw_controls_section(const ViewerModel& model, ViewerControls& controls, ViewerRequests& requests);
+void draw_tree_section(const ViewerModel& model, ViewerRequests& requests);
+
+// A slider's value as it shows it ("%.3g", to which ImGui also rounds the float): the decimal the user
+// chose, kept as a double like a typed --dt (sim/sim_params.h), so an fp64 run steps with it.
+double shown_value(float v);
 
 // The byte formula behind a kernel's GB/s in `precision`'s bytes, as the tooltip shows it; the forces' with
 // the scratch its latest launch moved (KernelStats::scratch_bytes, written and read back) and what it is.

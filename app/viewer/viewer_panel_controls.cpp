@@ -28,14 +28,6 @@ bool enum_combo(const char* label, Enum& value, const std::array<Enum, Count>& a
   return changed;
 }
 
-// A slider's value as it shows it ("%.3g", to which ImGui also rounds the float): the decimal the user
-// chose, kept as a double like a typed --dt (sim/sim_params.h), so an fp64 run steps with it.
-double shown_value(float v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3g", static_cast<double>(v));
-  return std::strtod(text, nullptr);
-}
-
 // Drawing fewer than N keeps the frame rate where the GPU's vertex stage bounds it (16M on an H100).
 void draw_limit_controls(ViewerControls& controls, ViewerRequests& requests, int particles) {
   bool draw_all = controls.draw_limit == 0;
@@ -153,6 +145,12 @@ void draw_run_controls(ViewerControls& controls, ViewerRequests& requests, bool 
 }
 
 }  // namespace
+
+double shown_value(float v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", static_cast<double>(v));
+  return std::strtod(text, nullptr);
+}
 
 void draw_controls_section(const ViewerModel& model, ViewerControls& controls, ViewerRequests& requests) {
   if (!ImGui::CollapsingHeader("Controls", ImGuiTreeNodeFlags_DefaultOpen)) return;

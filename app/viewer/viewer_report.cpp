@@ -137,6 +137,34 @@ std::string path_from(const std::string& file, const std::string& folder) {
 
 // The row of the all-pairs family that ran; under attractors, which have none, the --forces given, which a
 // switch to all-pairs uses and --camera-from restores (null: auto, measured again at the switch).
+// The tree's last kick (settings, pulls per target, stage split) and the live error check; null off the
+// tree. error is null until the first check (docs/viewer.md).
+json tree_json(const ViewerModel& model) {
+  if (!model.tree) return nullptr;
+  const TreeReport& r = *model.tree;
+  const double targets = r.targets > 0 ? r.targets : 1;
+  json stages = json::object();
+  for (const auto& [name, ms] : r.stages_ms) stages[std::string(name)] = ms;
+  json error = nullptr;
+  if (const auto& e = model.tree_error; e && e->errors.targets > 0)
+    error = {{"targets", e->errors.targets},
+             {"seed", e->seed},
+             {"step", e->step},
+             {"p50", e->errors.p50},
+             {"p99", e->errors.p99},
+             {"max", e->errors.max},
+             {"check_ms", e->check_ms},
+             {"interval_s", e->interval_s},
+             {"share_of_run", e->share()}};
+  return {{"theta", r.settings.theta},
+          {"leaf_size", r.settings.leaf_size},
+          {"group_size", r.settings.group_size},
+          {"particle_particle_per_target", r.counts.particle_particle / targets},
+          {"particle_node_per_target", r.counts.particle_node / targets},
+          {"stages_ms", stages},
+          {"error", error}};
+}
+
 json forces_json(const ViewerSimulation& sim) {
   if (has_forces_choice(sim.force_method())) return text(method_info(sim.force_method()).forces_name);
   const std::optional<ForceMethod> asked = sim.asked_forces();
@@ -194,6 +222,8 @@ json screenshot_report(const ViewerModel& model, const ViewerControls& controls,
         {"pack_variant", text(to_string(controls.pack))},
         {"solver", text(method_info(sim.force_method()).solver_name)},
         {"forces", forces_json(sim)},
+        {"theta", family_of(sim.force_method()) == ForceMethod::Tree ? json(backend.tree_settings().theta)
+                                                                     : json(nullptr)},
         {"scene", scene.name},                 // where solver, dt, softening and attractors came from
         {"scene_source", sim.scene_source()},  // the preset or file --scene names to load it again
         {"state_file", sim.state_file().empty() ? json(nullptr) : json(sim.state_file())},
@@ -221,6 +251,7 @@ json screenshot_report(const ViewerModel& model, const ViewerControls& controls,
       {"frame",
        {{"fps", f.fps()},
         {"frame_ms", f.frame_ms.value()},
+        {"frame_ms_median", f.history_frame_ms.empty() ? json(nullptr) : json(f.median_frame_ms())},
         {"simulation_ms", f.simulation_ms.value()},
         {"upload_ms", f.upload_ms.value()},
         {"render_cpu_ms", f.render_cpu_ms.value()},
@@ -236,6 +267,7 @@ json screenshot_report(const ViewerModel& model, const ViewerControls& controls,
       {"kernels",
        kernels_json(model, backend.layout(), backend.precision(), sim.force_method(), backend.device_info())},
       // compare: settings.precision's rows, as before precisions; compare_by_precision: every precision's.
+      {"tree", tree_json(model)},
       {"compare", compare_json(model, backend.precision(), sim.force_method())},
       {"compare_by_precision", compare_by_precision_json(model, sim.force_method())},
       {"notices", notices},

@@ -10,13 +10,15 @@
 #include "sim/cpu_backend.h"
 #include "sim/errors.h"
 #include "sim/force_method.h"
+#include "sim/limits.h"
 
 namespace coalesce {
 namespace {
 
 // The mean wall time of a step at `n` on the backend the run will use, after one warm-up step; each step is
 // waited for, so the GPU's time is in it. At least 3 steps, and up to 30 ms of them. All-pairs steps with
-// the scheme the run will use at this N: --forces, or auto's own measurement here (`forces` names it).
+// the scheme the run will use at this N: --forces, or auto's own measurement here; the tree at the run's
+// theta (`forces` names what was timed).
 double measure_step_ms(const Scene& scene, int n, const Options& options, bool gpu, std::string& forces) {
   Scene trial = scene;
   trial.particles = n;
@@ -27,8 +29,10 @@ double measure_step_ms(const Scene& scene, int n, const Options& options, bool g
   backend->set_tree_settings(tree_settings_of(options));  // the tree's cost at the run's own theta
   backend->upload(generate_initial_state(trial));
   const ForceChoice choice = choose_forces(*backend, trial.method, trial.params, 0.0, options.forces);
-  forces =
-      has_forces_choice(choice.method) ? std::string(method_info(choice.method).forces_name) : std::string();
+  if (has_forces_choice(choice.method))
+    forces = "forces " + std::string(method_info(choice.method).forces_name);
+  else if (choice.method == ForceMethod::Tree)
+    forces = "tree theta " + exact_text(backend->tree_settings().theta);
   SimClock clock;
   const auto step = [&] {
     backend->step(trial.params, clock.time(trial.params.dt));
@@ -60,6 +64,11 @@ SizeChoice measured_start_size(const Scene& scene, const Options& options) {
   return choice;
 }
 
+// The family the viewer runs a preset of `family` with: pair gravity on the tree.
+ForceMethod demo_family(ForceMethod family) {
+  return method_info(family).physics == Physics::PairGravity ? ForceMethod::Tree : family;
+}
+
 // 1234567 as "1,234,567": the counts of a precision notice run to billions.
 std::string grouped(std::size_t value) {
   std::string digits = std::to_string(value);
@@ -72,6 +81,10 @@ std::string grouped(std::size_t value) {
 
 ViewerSimulation::ViewerSimulation(const Options& options) : m_options(options) {
   m_scene = scene_from_options(m_options, m_scene_notice);
+  // The demo is real gravity at scale (issue 32): a preset's pair gravity runs on the tree, unless --solver
+  // or --forces names one; --steps keeps the scene's exact all-pairs, the reference.
+  if (!m_options.solver && !m_options.forces && is_preset(m_options.scene))
+    m_scene.method = demo_family(m_scene.method);
   if (chooses_start_size(m_options)) {
     m_start_size = measured_start_size(m_scene, m_options);
     m_scene.particles = m_start_size.particles;
@@ -150,6 +163,12 @@ std::string ViewerSimulation::set_solver(ForceMethod family) {
   return notice;
 }
 
+void ViewerSimulation::set_theta(double theta) {
+  TreeSettings settings = backend().tree_settings();
+  settings.theta = theta;
+  backend().set_tree_settings(settings);
+}
+
 void ViewerSimulation::rebuild(int particles) {
   // Build the new backend before dropping the old, so a failure (N too large) leaves the viewer running.
   Scene scene = m_scene;
@@ -177,6 +196,12 @@ void ViewerSimulation::load_scene(const std::string& name) {
   const int particles = m_scene.particles;
   const Scene previous = m_scene;
   m_scene = preset_scene(name);
+  // Pair gravity stays on the run's family (the tree's N would be too many for all-pairs); the swirl brings
+  // its attractors, and leaving it the demo's tree.
+  if (method_info(m_scene.method).physics == Physics::PairGravity)
+    m_scene.method = method_info(previous.method).physics == Physics::PairGravity
+                         ? family_of(previous.method)
+                         : demo_family(m_scene.method);
   try {
     rebuild(particles);
   } catch (...) {

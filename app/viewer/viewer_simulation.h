@@ -66,7 +66,9 @@ class ViewerSimulation {
   // fp64 -> fp32 gives back the same bits. A refusal (fp64 does not fit on the device) keeps the state and
   // its precision, and says so in the notice.
   PrecisionChange set_precision(Precision precision);
-  std::string set_solver(ForceMethod family);  // use_solver(): returns its notice, if any
+  std::string set_solver(ForceMethod family);
+  // The tree's opening angle (kThetaRange), kept across rebuilds; the next kick builds with it.
+  void set_theta(double theta);              // use_solver(): returns its notice, if any
   void reseed(int particles);                // new N: new backend, state regenerated from the scene's seed
   void load_scene(const std::string& name);  // keeps the current N
   void reset();                              // back to the initial state of the current scene and N

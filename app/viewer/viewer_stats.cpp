@@ -2,7 +2,10 @@
 #include "app/viewer/viewer_stats.h"
 #include "sim/force_method.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <utility>
+#include <vector>
 
 namespace coalesce {
 namespace {
@@ -115,6 +118,14 @@ void FrameStats::add(double frame, double simulation, double upload, double rend
   render_cpu_ms.add(render);
   push_history(history_frame_ms, frame);
   ++frames;
+}
+
+double FrameStats::median_frame_ms() const {
+  if (history_frame_ms.empty()) return 0.0;
+  std::vector<float> sorted(history_frame_ms.begin(), history_frame_ms.end());
+  const auto middle = sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2);
+  std::nth_element(sorted.begin(), middle, sorted.end());
+  return *middle;
 }
 
 InteropCost interop_cost(const FrameStats& frames, const KernelStats& pack, bool pack_on_gpu) {

@@ -113,6 +113,9 @@ struct FrameStats {
   std::deque<float> history_frame_ms;
   long frames = 0;
   double fps() const { return frame_ms.value() > 0 ? 1000.0 / frame_ms.value() : 0.0; }
+  // The median of the history (the last kHistoryLength frames): the EMA starts at the first frame, whose
+  // allocations and draw calibration weigh on it for about 60 frames; the median does not see them.
+  double median_frame_ms() const;
   void add(double frame, double simulation, double upload, double render);
   void add_render_gpu(double milliseconds) { render_gpu_ms.add(milliseconds); }
   void add_splat_gpu(double milliseconds) { splat_gpu_ms.add(milliseconds); }
