@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/cuda_backend.h"
 #include "kernels/cuda_event.h"
 #include "kernels/device_buffer.h"
 #include "kernels/tree.h"
@@ -493,6 +494,56 @@ TEST(GpuTreeTiming, PrintsTheStageSplit) {
                 percentile(e, 0.99), e.back());
             std::fflush(stdout);
           }
+    }
+  }
+}
+
+// Not a check: with COALESCE_TREE_TIMING="N,N,..." prints, per N up to 4,194,304, the error of the fp32
+// all-pairs kernels' own rounding against the float64 direct sum, on the probe above's scene and targets:
+// a step with zero velocities and dt = 1 leaves each body's velocity equal to the acceleration the kernel
+// summed (0 + a x 1 is exact), so this is the kernels' arithmetic itself. The tree at equal error is the
+// probe above at a smaller theta (docs/perf.md, the crossover at equal error).
+TEST(GpuTreeTiming, PrintsTheAllPairsKernelsOwnRounding) {
+  COALESCE_REQUIRE_CUDA();
+  const char* sizes = std::getenv("COALESCE_TREE_TIMING");
+  if (sizes == nullptr) GTEST_SKIP() << "COALESCE_TREE_TIMING not set";
+  constexpr std::uint64_t kTargetSeed = 20261127;  // the probe above's targets
+  constexpr int kTargets = 1024;
+  for (const int n : number_list<int>(sizes, {})) {
+    if (n > (1 << 22)) continue;  // all-pairs at 16M is minutes a step
+    Scene scene = preset_scene("galaxies");
+    scene.particles = n;
+    scene.seed = 12345;
+    std::vector<Particle> bodies = generate_initial_state(scene);
+    for (Particle& b : bodies) b.vx = b.vy = b.vz = 0.0f;
+    std::mt19937_64 pick(kTargetSeed);
+    std::vector<int> host_targets(kTargets);
+    for (int& t : host_targets) t = static_cast<int>(pick() % static_cast<std::uint64_t>(n));
+    DeviceBuffer<int> targets(host_targets.size());
+    COALESCE_CUDA_CHECK(cudaMemcpy(targets.data(), host_targets.data(), host_targets.size() * sizeof(int),
+                                   cudaMemcpyHostToDevice));
+    DeviceBuffer<double> exact_out(3 * host_targets.size());
+    gpu::direct_accelerations(upload(bodies, Layout::Float4, Precision::Fp32).views, targets.data(), kTargets,
+                              exact_out.data(), state_eps2(scene.params, Precision::Fp32), nullptr);
+    const std::vector<double> exact = to_host(exact_out);
+    for (const ForceMethod method : {ForceMethod::OneSidedAllPairs, ForceMethod::MutualAllPairs}) {
+      CudaBackend backend(n, Layout::Float4);
+      backend.set_force_method(method);
+      backend.upload(bodies);
+      SimParams unit = scene.params;
+      unit.dt = 1.0;
+      backend.step(unit, 0.0);
+      const std::vector<Particle> after = backend.download();
+      std::vector<double> got;
+      for (const int t : host_targets) {
+        const Particle& p = after[static_cast<std::size_t>(t)];
+        got.insert(got.end(), {p.vx, p.vy, p.vz});
+      }
+      const std::vector<double> e = sorted_errors(got, exact);
+      std::printf("all-pairs own rounding N %d fp32 float4 %s: error p50 %.2e p99 %.2e max %.2e\n", n,
+                  std::string(method_info(method).name).c_str(), percentile(e, 0.5), percentile(e, 0.99),
+                  e.back());
+      std::fflush(stdout);
     }
   }
 }
