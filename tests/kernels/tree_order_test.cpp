@@ -48,7 +48,8 @@ TEST(TreeOrder, ShuffledSourcesGiveTheCurvesBits) {
   gpu::GpuTree shuffled_tree;  // kept across sizes: its slots must follow N
   for (int round = 0; round < 3; ++round) {
     SimParams params;
-    const int n = round == 2 ? rng.uniform_int(1, 40) : rng.uniform_int(2, 30000);
+    const int n = round == 2 ? rng.uniform_int(1, 40)
+                             : testing::size_or_quick(rng.uniform_int(2, 30000), rng.uniform_int(2, 3000));
     const std::vector<Particle> bodies =
         scene_bodies(rng, rng.uniform_int(0, 1) ? "plummer" : "galaxies", n, &params);
     const Layout layout = random_layout(rng);
