@@ -2,7 +2,9 @@
 // (sim/cpu_tree.h): 63-bit Morton keys over the bounding cube, a stable radix sort, a private sorted copy of
 // the sources in the state's own layout, a Karras (2012) binary radix tree walked as the octree it encodes
 // (the CPU's nodes, chains of one child collapsed), monopole + traceless quadrupole moments about the centre
-// of mass, and a walk by warps, one group of consecutive curve positions each.
+// of mass, and a walk by warps, one group of consecutive curve positions each. TreeSettings' orders switch
+// the copy to a fixed random permutation of its slots and the groups to consecutive state indices, for the
+// lab's lesson (docs/lab.md, `tree-order`): the default is the fast path, unchanged.
 //
 // Every target's sum depends only on the tree and on its group, so slices of the targets give the whole
 // step's bits; the same state gives the same bits (no atomics in any sum). All calls are asynchronous on
@@ -71,7 +73,7 @@ class GpuTree {
   TreeStageTimes last_times() const;
 
   // For tests, after the stream synchronizes: the body at each curve position, and the sorted copy's
-  // {x, y, z, m} widened to double.
+  // {x, y, z, m} widened to double, by curve position (read through the slots when shuffled).
   std::vector<int> download_order() const;
   std::vector<Vec4T<double>> download_sources() const;
   int body_count() const { return m_n; }
@@ -91,6 +93,8 @@ class GpuTree {
   DeviceBuffer<int> m_index_in, m_order, m_position;  // curve <- state index, state index -> curve
   DeviceBuffer<std::byte> m_sort_temp;
   DeviceBuffer<std::byte> m_sources;  // the sorted copy, in the state's layout and precision
+  DeviceBuffer<int> m_slot;           // SourceOrder::Shuffled: where curve position k is stored
+  int m_slot_count = 0;               // bodies m_slot was made for: it depends on N alone, so it is kept
   DeviceBuffer<TreeLinks> m_links;    // n - 1 internal nodes
   DeviceBuffer<int> m_delta;          // common key-prefix bits of each internal node (>= 63: equal keys)
   DeviceBuffer<int> m_parent;         // 2n - 1 nodes: internal then leaves; -1 for the root

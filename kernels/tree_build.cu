@@ -77,9 +77,20 @@ __global__ void __launch_bounds__(kThreads)
   index[i] = static_cast<int>(i);
 }
 
-template <class View>
+// SourceOrder::Shuffled's fixed permutation: slots sorted by a hash of their index (splitmix64's finaliser).
+__global__ void __launch_bounds__(kThreads) shuffle_keys_kernel(int n, std::uint64_t* keys, int* index) {
+  const long long i = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x;
+  if (i >= n) return;
+  std::uint64_t z = static_cast<std::uint64_t>(i) + 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  keys[i] = z ^ (z >> 31);
+  index[i] = static_cast<int>(i);
+}
+
+template <class View, class Src>
 __global__ void __launch_bounds__(kThreads)
-    gather_kernel(View view, SourceFor<View> sources, const int* order, int* position) {
+    gather_kernel(View view, Src sources, const int* order, int* position) {
   const long long k = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x;
   if (k >= view.n) return;
   const int i = order[k];
@@ -267,6 +278,17 @@ void ensure(DeviceBuffer<T>& buffer, std::size_t count) {
   if (buffer.size() < count) buffer = DeviceBuffer<T>(count);
 }
 
+// CUB's stable radix sort of (key, index) pairs over key bits [0, bits), its scratch grown as needed.
+void sort_pairs(DeviceBuffer<std::byte>& temp, const std::uint64_t* keys_in, std::uint64_t* keys_out,
+                const int* index_in, int* index_out, int n, int bits, cudaStream_t stream) {
+  std::size_t temp_bytes = 0;
+  COALESCE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys_in, keys_out, index_in, index_out,
+                                                      n, 0, bits, stream));
+  ensure(temp, temp_bytes);
+  COALESCE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp.data(), temp_bytes, keys_in, keys_out, index_in,
+                                                      index_out, n, 0, bits, stream));
+}
+
 }  // namespace
 
 GpuTree::GpuTree() : m_counters(8) { COALESCE_CUDA_CHECK(cudaMemset(m_counters.data(), 0, m_counters.bytes())); }
@@ -314,29 +336,38 @@ void GpuTree::build(const StateViews& state, const TreeSettings& settings, cudaS
     launch(box_partials_kernel<View>, LaunchGrid{static_cast<unsigned>(blocks), kThreads}, stream, view,
            m_box.data());
     launch(box_final_kernel, LaunchGrid{1, kThreads}, stream, m_box.data(), blocks, box);
+    const bool shuffled = settings.source_order == SourceOrder::Shuffled;
+    if (shuffled && m_slot_count != n) {  // before the keys: it borrows their buffers; once per N
+      ensure(m_slot, count);
+      launch(shuffle_keys_kernel, {n, kThreads, kThreads}, stream, n, m_keys_in.data(), m_index_in.data());
+      sort_pairs(m_sort_temp, m_keys_in.data(), m_keys.data(), m_index_in.data(), m_slot.data(), n, 32, stream);
+      m_slot_count = n;
+    }
     launch(keys_kernel<View>, {n, kThreads, kThreads}, stream, view, box, m_keys_in.data(), m_index_in.data());
     // Stable LSD radix sort of the 63 key bits: ties keep index order, so the curve is a function of the state.
-    std::size_t temp_bytes = 0;
-    COALESCE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, m_keys_in.data(), m_keys.data(),
-                                                        m_index_in.data(), m_order.data(), n, 0, 63, stream));
-    ensure(m_sort_temp, temp_bytes);
-    COALESCE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(m_sort_temp.data(), temp_bytes, m_keys_in.data(),
-                                                        m_keys.data(), m_index_in.data(), m_order.data(), n, 0,
-                                                        63, stream));
-    const Src sources = Src::over(m_sources.data(), n);
-    launch(gather_kernel<View>, {n, kThreads, kThreads}, stream, view, sources, m_order.data(),
-           m_position.data());
-    m_sorted.record(stream);
-    COALESCE_CUDA_CHECK(cudaMemsetAsync(m_parent.data(), 0xff, sizeof(int), stream));  // the root's: -1
-    launch(links_kernel, {n - 1, kThreads, kThreads}, stream, m_keys.data(), n, m_links.data(), m_delta.data(),
-           m_parent.data());
-    launch(kids_kernel, {n - 1, kThreads, kThreads}, stream, m_links.data(), m_delta.data(), n,
-           std::max(1, settings.leaf_size), m_kids.data());
-    m_linked.record(stream);
-    COALESCE_CUDA_CHECK(cudaMemsetAsync(m_arrivals.data(), 0, sizeof(int) * count, stream));
-    launch(upsweep_kernel<Src, Real>, {n, kThreads, kThreads}, stream, sources, n, m_links.data(),
-           m_parent.data(), m_arrivals.data(), m_moments.data(),
-           reinterpret_cast<WalkNode<Real>*>(m_walk_nodes.data()));
+    sort_pairs(m_sort_temp, m_keys_in.data(), m_keys.data(), m_index_in.data(), m_order.data(), n, 63, stream);
+    // The rest of the build reads and writes the copy through the same view as the walk.
+    const auto rest = [&](const auto& sources) {
+      using Source = std::decay_t<decltype(sources)>;
+      launch(gather_kernel<View, Source>, {n, kThreads, kThreads}, stream, view, sources, m_order.data(),
+             m_position.data());
+      m_sorted.record(stream);
+      COALESCE_CUDA_CHECK(cudaMemsetAsync(m_parent.data(), 0xff, sizeof(int), stream));  // the root's: -1
+      launch(links_kernel, {n - 1, kThreads, kThreads}, stream, m_keys.data(), n, m_links.data(),
+             m_delta.data(), m_parent.data());
+      launch(kids_kernel, {n - 1, kThreads, kThreads}, stream, m_links.data(), m_delta.data(), n,
+             std::max(1, settings.leaf_size), m_kids.data());
+      m_linked.record(stream);
+      COALESCE_CUDA_CHECK(cudaMemsetAsync(m_arrivals.data(), 0, sizeof(int) * count, stream));
+      launch(upsweep_kernel<Source, Real>, {n, kThreads, kThreads}, stream, sources, n, m_links.data(),
+             m_parent.data(), m_arrivals.data(), m_moments.data(),
+             reinterpret_cast<WalkNode<Real>*>(m_walk_nodes.data()));
+    };
+    const Src curve = Src::over(m_sources.data(), n);
+    if (shuffled)
+      rest(ShuffledSource<Src>{curve, m_slot.data()});
+    else
+      rest(curve);
   });
   if (n == 0) {
     m_sorted.record(stream);
@@ -382,11 +413,15 @@ std::vector<Vec4T<double>> GpuTree::download_sources() const {
   if (m_n == 0) return out;
   std::vector<std::byte> bytes(m_sources.bytes());
   COALESCE_CUDA_CHECK(cudaMemcpy(bytes.data(), m_sources.data(), bytes.size(), cudaMemcpyDeviceToHost));
+  std::vector<int> slot(static_cast<std::size_t>(m_n));
+  for (int k = 0; k < m_n; ++k) slot[static_cast<std::size_t>(k)] = k;
+  if (m_settings.source_order == SourceOrder::Shuffled)
+    COALESCE_CUDA_CHECK(cudaMemcpy(slot.data(), m_slot.data(), slot.size() * sizeof(int), cudaMemcpyDeviceToHost));
   with_format(m_layout, m_precision, [&](auto format) {
     using View = decltype(format);
     const SourceFor<View> host = SourceFor<View>::over(bytes.data(), m_n);
     for (int k = 0; k < m_n; ++k) {
-      const auto b = host.position_mass(k);
+      const auto b = host.position_mass(slot[static_cast<std::size_t>(k)]);
       out[static_cast<std::size_t>(k)] = {double(b.x), double(b.y), double(b.z), double(b.w)};
     }
   });

@@ -59,4 +59,17 @@ struct SourceView<Layout::Float4, Real> {
 template <class View>
 using SourceFor = SourceView<View::kLayout, typename View::Scalar>;
 
+// The sorted copy stored at a fixed permutation (SourceOrder::Shuffled): curve position k lives at slot[k],
+// so every access goes through one more load, coalesced along the curve, to a scattered body.
+template <class Inner>
+struct ShuffledSource {
+  Inner inner;
+  const int* slot;
+  HOST_DEVICE auto position_mass(int k) const { return inner.position_mass(slot[k]); }
+  template <class Vec4>
+  HOST_DEVICE void store(int k, Vec4 v) const {
+    inner.store(slot[k], v);
+  }
+};
+
 }  // namespace coalesce::gpu

@@ -1,10 +1,10 @@
-// The tree's walk (kernels/tree.h): one warp per group of consecutive curve positions. The opening test is
-// the group's, so the warp stays converged: each lane tests one node of a stack of up to 32, ballots append
-// the accepted nodes to a shared node list and the opened leaves' bodies to a shared list of ranges, and
-// the opened nodes' octree children go back on the stack. A list is evaluated 32 entries at a time, every
-// lane against all 32 from shared memory. The order of every sum is fixed by the tree and the group alone.
-// Both kinds of pull in the state's precision: body-body as all-pairs computes it, body-node monopole +
-// quadrupole as the CPU reference's formula.
+// The tree's walk (kernels/tree.h): one warp per group of consecutive curve positions (or state indices,
+// TargetOrder::Particle). The opening test is the group's, so the warp stays converged: each lane tests one
+// node of a stack of up to 32, ballots append the accepted nodes to a shared node list and the opened leaves'
+// bodies to a shared list of ranges, and the opened nodes' octree children go back on the stack. A list is
+// evaluated 32 entries at a time, every lane against all 32 from shared memory. The order of every sum is
+// fixed by the tree and the group alone. Both kinds of pull in the state's precision: body-body as all-pairs
+// computes it, body-node monopole + quadrupole as the CPU reference's formula.
 #include <algorithm>
 #include <stdexcept>
 #include <type_traits>
@@ -42,6 +42,7 @@ struct WarpLists {
 template <class Real>
 struct WalkParams {
   int n, group_size;
+  bool particle_groups;  // TargetOrder::Particle: a group is consecutive state indices, not curve positions
   Real theta2, eps2, dt;
   const OctreeKids* kids;
   const WalkNode<Real>* nodes;
@@ -280,10 +281,12 @@ __device__ GroupCounts walk_group(WarpLists<Real>& lists, const WalkParams<Real>
 }
 
 // Persistent warps take work items (groups for a kick, targets for accelerations) from a counter; each
-// item's result depends only on its group, so which warp takes it does not matter.
-template <class View, bool kList>
+// item's result depends only on its group, so which warp takes it does not matter. Src: the sorted copy in
+// curve order (SourceFor<View>) or shuffled (ShuffledSource), chosen at compile time so the default walk's
+// code is unchanged.
+template <class View, class Src, bool kList>
 __global__ void __launch_bounds__(kThreads, kMinBlocks<typename View::Scalar>)
-    walk_kernel(View view, SourceFor<View> sources, WalkParams<typename View::Scalar> w, int items) {
+    walk_kernel(View view, Src sources, WalkParams<typename View::Scalar> w, int items) {
   using Real = typename View::Scalar;
   __shared__ WarpLists<Real> all_lists[kWarps];
   const int lane = threadIdx.x & 31;
@@ -298,16 +301,23 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<typename View::Scalar>)
     if (item >= items) break;
     int group = item, target_lane = -1;
     if constexpr (kList) {
-      const int curve = w.position[w.list[item]];
-      group = curve / w.group_size;
-      target_lane = curve - group * w.group_size;
+      const int target = w.list[item];
+      const int at = w.particle_groups ? target : w.position[target];
+      group = at / w.group_size;
+      target_lane = at - group * w.group_size;
     }
     const int first = group * w.group_size;
     const int members = min(w.group_size, w.n - first);
     const int k = first + (lane < members ? lane : 0);  // idle lanes repeat the first target
-    const Vec4T<Real> pm = sources.position_mass(k);
-    const Vec3T<Real> p{pm.x, pm.y, pm.z};
-    const int body = w.order[k];
+    Vec3T<Real> p;
+    int body = k;
+    if (w.particle_groups) {  // uniform: the state's own order, the same values as the copy's
+      p = view.position(k);
+    } else {
+      const Vec4T<Real> pm = sources.position_mass(k);
+      p = Vec3T<Real>{pm.x, pm.y, pm.z};
+      body = w.order[k];
+    }
     const bool wanted = lane < members && body >= w.targets.begin && body < w.targets.end;
     const unsigned wanted_lanes = __ballot_sync(kAll, wanted);
     if (!kList && wanted_lanes == 0) continue;
@@ -364,6 +374,7 @@ void GpuTree::walk(const StateViews& state, BodyRange targets, const int* list, 
       WalkParams<Real> w{};
       w.n = m_n;
       w.group_size = m_settings.group_size;
+      w.particle_groups = m_settings.target_order == TargetOrder::Particle;
       w.theta2 = static_cast<Real>(m_settings.theta * m_settings.theta);
       w.eps2 = softening_squared<Real>(params);
       w.dt = time_step<Real>(params);
@@ -376,13 +387,20 @@ void GpuTree::walk(const StateViews& state, BodyRange targets, const int* list, 
       w.list = list;
       w.count = count;
       w.out = out;
-      const auto kernel = listed ? walk_kernel<View, true> : walk_kernel<View, false>;
-      const int blocks = std::min(resident_blocks(kernel), (items + kWarps - 1) / kWarps);
-      const std::size_t stack_ints = static_cast<std::size_t>(blocks) * kWarps * kStackCapacity;
-      if (m_stacks.size() < stack_ints) m_stacks = DeviceBuffer<int>(stack_ints);
-      w.stacks = m_stacks.data();
-      launch(kernel, LaunchGrid{static_cast<unsigned>(blocks), kThreads}, stream, view,
-             SourceFor<View>::over(m_sources.data(), m_n), w, items);
+      const auto run = [&](const auto& sources) {
+        using Src = std::decay_t<decltype(sources)>;
+        const auto kernel = listed ? walk_kernel<View, Src, true> : walk_kernel<View, Src, false>;
+        const int blocks = std::min(resident_blocks(kernel), (items + kWarps - 1) / kWarps);
+        const std::size_t stack_ints = static_cast<std::size_t>(blocks) * kWarps * kStackCapacity;
+        if (m_stacks.size() < stack_ints) m_stacks = DeviceBuffer<int>(stack_ints);
+        w.stacks = m_stacks.data();
+        launch(kernel, LaunchGrid{static_cast<unsigned>(blocks), kThreads}, stream, view, sources, w, items);
+      };
+      const SourceFor<View> curve = SourceFor<View>::over(m_sources.data(), m_n);
+      if (m_settings.source_order == SourceOrder::Shuffled)
+        run(ShuffledSource<SourceFor<View>>{curve, m_slot.data()});
+      else
+        run(curve);
     });
   }
   if (!listed) m_walk_end.record(stream);

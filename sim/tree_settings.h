@@ -2,6 +2,9 @@
 // (sim/cpu_tree.h) and the GPU tree (kernels/tree.h).
 #pragma once
 
+#include <array>
+#include <string_view>
+
 namespace coalesce {
 
 // --theta's default: the largest measured to keep the 99th-percentile relative acceleration error at or below
@@ -10,6 +13,25 @@ namespace coalesce {
 inline constexpr double kDefaultTheta = 0.25;
 inline constexpr double kMaxTheta = 1.0;
 
+// Where the GPU tree stores its sorted copy of the sources (issue 32's lesson: coalescing on an irregular
+// workload). Curve: along the Morton curve, so a leaf's bodies are adjacent in memory. Shuffled: the same
+// entries at a fixed random permutation, read through it: the same tree, pulls and bits, scattered loads.
+enum class SourceOrder { Curve, Shuffled };
+// Which targets share one walk on the GPU. Curve: consecutive curve positions, a compact box. Particle:
+// consecutive state indices, whose box is as wide as the state's order makes it, so the walk opens more.
+enum class TargetOrder { Curve, Particle };
+
+inline constexpr std::array<SourceOrder, 2> kSourceOrders = {SourceOrder::Curve, SourceOrder::Shuffled};
+inline constexpr std::array<TargetOrder, 2> kTargetOrders = {TargetOrder::Curve, TargetOrder::Particle};
+
+// Names as the lab's rows and the panel print them.
+constexpr std::string_view to_string(SourceOrder order) {
+  return order == SourceOrder::Curve ? "curve" : "shuffled";
+}
+constexpr std::string_view to_string(TargetOrder order) {
+  return order == TargetOrder::Curve ? "curve" : "particle";
+}
+
 // How the tree is built and walked. theta: a node of extent b (an upper bound of the distance from its
 // centre of mass to a body in it) is taken as a multipole for a group of targets when the group's box is
 // farther than b / theta from that centre; 0 opens every node (the walk is then the direct sum).
@@ -17,6 +39,10 @@ struct TreeSettings {
   double theta = kDefaultTheta;
   int leaf_size = 16;   // bodies a node may hold and still be taken body by body when opened
   int group_size = 32;  // targets that share one interaction list: a warp's worth on the GPU
+  // The GPU tree's memory orders (above); the CPU reference ignores both: its copy and groups stay on the
+  // curve.
+  SourceOrder source_order = SourceOrder::Curve;
+  TargetOrder target_order = TargetOrder::Curve;
 };
 
 // What a walk evaluated, summed over its targets: body-body pulls and body-node (multipole) pulls.

@@ -1,8 +1,10 @@
-// The list of lab experiments, in the order the articles introduce them, then the viewer's splat.
+// The list of lab experiments, in the order the articles introduce them, then the tree's memory orders and
+// the viewer's splat.
 #include "app/lab/lab_registry.h"
 
 #include "app/lab/lab_splat.h"
 #include "kernels/lab/lab_experiments.h"
+#include "kernels/lab/lab_tree_order.h"
 
 namespace coalesce::lab {
 
@@ -166,6 +168,36 @@ std::string measured_constant(const Rows& rows) {
                      divergent->time_ms / broadcast->time_ms);
 }
 
+double load_sectors_per_request(const LabRow& row) {
+  const RowCounters& c = row.counters.values;
+  return c.global_load_requests > 0 ? c.global_load_sectors / c.global_load_requests : 0;
+}
+
+std::string measured_tree_order(const Rows& rows) {
+  const auto row = [&](Layout layout, SourceOrder sources, TargetOrder targets) {
+    return row_named(rows, tree_order_variant({layout, sources, targets}));
+  };
+  const LabRow* curve = row(Layout::Float4, SourceOrder::Curve, TargetOrder::Curve);
+  const LabRow* shuffled = row(Layout::Float4, SourceOrder::Shuffled, TargetOrder::Curve);
+  const LabRow* particle = row(Layout::Float4, SourceOrder::Curve, TargetOrder::Particle);
+  if (!timed(curve) || !timed(shuffled) || !timed(particle)) return "";
+  std::string out = printf_text(
+      "float4 sources stored in random order took x%.2f the curve-ordered walk's time "
+      "for the same pulls",
+      shuffled->time_ms / curve->time_ms);
+  if (curve->counters.available && shuffled->counters.available)
+    out += printf_text(" (%.1f vs %.1f global-load sectors per request)", load_sectors_per_request(*shuffled),
+                       load_sectors_per_request(*curve));
+  const LabRow* aos_curve = row(Layout::AoS, SourceOrder::Curve, TargetOrder::Curve);
+  const LabRow* aos_shuffled = row(Layout::AoS, SourceOrder::Shuffled, TargetOrder::Curve);
+  if (timed(aos_curve) && timed(aos_shuffled))
+    out += printf_text(", AoS x%.2f", aos_shuffled->time_ms / aos_curve->time_ms);
+  return out + printf_text(
+                   "; target groups in particle order loaded x%.0f the list bytes (their boxes are wide) "
+                   "and took x%.1f the time",
+                   particle->bytes / curve->bytes, particle->time_ms / curve->time_ms);
+}
+
 // The articles' experiments, then those only some builds have (the splat needs the viewer's kernel).
 std::vector<LabExperiment> followed_by(std::vector<LabExperiment> first,
                                        const std::vector<LabExperiment>& more) {
@@ -203,7 +235,8 @@ const std::vector<LabExperiment>& lab_experiments() {
        "art. 000: float4 1.5-2x over scalar, ~90% of peak", measured_float4, run_float4_experiment},
       {"fp64-vectors", "double4_32a vs 2 x double2 vs 4 x double copy", "2 x V x 32 B (V = N/8)",
        "double4_32a is one 32-byte vector, but sm_90 has no 256-bit load: there it compiles to the same two "
-       "128-bit loads as two double2, while sm_100 and sm_120 load it with one 256-bit instruction (each row's "
+       "128-bit loads as two double2, while sm_100 and sm_120 load it with one 256-bit instruction (each "
+       "row's "
        "note says which code this GPU runs; scripts/lab-sass shows the SASS)",
        "art. 002: 16-byte vector loads (float4, int4) need an aligned base; art. 000: float4 1.5-2x over "
        "scalar (fp32); neither names a 32-byte type",
@@ -234,6 +267,15 @@ const std::vector<LabExperiment>& lab_experiments() {
        "constant memory is fast only when a warp reads one address",
        "art. 002: the constant cache broadcasts one address per warp (no figure)", measured_constant,
        run_constant_experiment},
+      {"tree-order", "tree walk: sources in curve vs random order; targets in curve vs particle order",
+       kTreeOrderFormula,
+       "an irregular walk still coalesces when its data follow the curve: a leaf's bodies sit side by side, "
+       "so "
+       "a warp's body loads share sectors, and stored at random the same pulls scatter; groups of curve "
+       "neighbours have small boxes, groups of arbitrary particles open far more of the tree",
+       "art. 001: 4 sectors per request for a coalesced warp, 5 with one lane shifted; art. 002: scattered "
+       "access fetches whole sectors for a few useful bytes (neither quotes a tree figure)",
+       measured_tree_order, run_tree_order_experiment},
   };
   static const std::vector<LabExperiment> experiments = followed_by(articles, splat_experiments());
   return experiments;

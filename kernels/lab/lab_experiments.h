@@ -22,5 +22,6 @@ std::vector<LabRow> run_transpose_experiment(const LabContext& context);
 std::vector<LabRow> run_banks_experiment(const LabContext& context);
 std::vector<LabRow> run_ldg_experiment(const LabContext& context);
 std::vector<LabRow> run_constant_experiment(const LabContext& context);
+std::vector<LabRow> run_tree_order_experiment(const LabContext& context);
 
 }  // namespace coalesce::lab
