@@ -226,15 +226,16 @@ void ViewerApp::apply_requests() {
       add_notice(std::string("could not change the solver: ") + e.what(), true);
     }
   }
-  if (r.theta) {
+  if (r.tree) {
     try {
-      m_simulation.set_theta(*r.theta);
+      m_simulation.set_tree_settings(*r.tree);
+      m_stats.restart_live();  // the walk's time and pulls are another tree's now
     } catch (const std::exception& e) {
-      add_notice(std::string("could not change theta: ") + e.what(), true);
+      add_notice(std::string("could not change the tree: ") + e.what(), true);
     }
   }
   // Another tree, state or method: the last check's error is no longer the run's.
-  if (r.theta || r.solver || r.precision || r.scene || r.particles || r.reset) {
+  if (r.tree || r.solver || r.precision || r.scene || r.particles || r.reset) {
     m_tree_check.forget();
     m_model.tree_error.reset();
   }

@@ -39,7 +39,7 @@ struct ViewerRequests {
   std::optional<int> draw_limit;  // 0: draw every particle
   std::optional<double> dt;       // the panel's sliders, inside sim/limits.h's ranges
   std::optional<double> softening;
-  std::optional<double> theta;  // the tree's opening angle, inside kThetaRange
+  std::optional<TreeSettings> tree;  // the tree's theta (inside kThetaRange) and memory orders
   bool step_once = false;
   bool screenshot = false;
   bool sweep = false;

@@ -1,5 +1,5 @@
-// Panel section: the tree (issue 32): theta, what a kick did and how long each stage took, and the live
-// error against a float64 direct sum with what the check costs. Shown while the tree runs.
+// Panel section: the tree (issue 32): theta and the memory orders, what a kick did and how long each stage
+// took, and the live error against a float64 direct sum with what the check costs. Shown while the tree runs.
 #include <algorithm>
 #include <cstdio>
 
@@ -61,6 +61,41 @@ void draw_error_lines(const ViewerModel& model) {
                       e.interval_s, 100.0 * e.share(), 100.0 * kMaxCheckShare);
 }
 
+// The lesson's switch (issue 32 item 5): the same tree with its sources stored in random order, or its
+// groups made of consecutive particles; GPU only (the CPU reference keeps both on the curve).
+void draw_order_controls(const TreeSettings& settings, bool gpu, ViewerRequests& requests) {
+  if (!gpu) ImGui::BeginDisabled();
+  TreeSettings next = settings;
+  ImGui::SetNextItemWidth(110.0f);
+  if (ImGui::BeginCombo("sources", std::string(to_string(settings.source_order)).c_str())) {
+    for (SourceOrder order : kSourceOrders)
+      if (ImGui::Selectable(std::string(to_string(order)).c_str(), order == settings.source_order))
+        next.source_order = order;
+    ImGui::EndCombo();
+  }
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip(
+        "where the walk's sorted copy of {x, y, z, m} lies in memory: along the curve, so a leaf's bodies\n"
+        "are adjacent, or shuffled, the same entries at random places: the same pulls and bits, scattered\n"
+        "loads (the Lab tab's tree-order experiment measures both)%s",
+        gpu ? "" : "\nGPU only: the CPU reference keeps the curve");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(110.0f);
+  if (ImGui::BeginCombo("groups", std::string(to_string(settings.target_order)).c_str())) {
+    for (TargetOrder order : kTargetOrders)
+      if (ImGui::Selectable(std::string(to_string(order)).c_str(), order == settings.target_order))
+        next.target_order = order;
+    ImGui::EndCombo();
+  }
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip(
+        "which 32 targets share a walk: curve neighbours (a small box) or 32 consecutive particles of the\n"
+        "state (a box as wide as the state's order makes it, so the walk opens more nodes)");
+  if (!gpu) ImGui::EndDisabled();
+  if (next.source_order != settings.source_order || next.target_order != settings.target_order)
+    requests.tree = next;
+}
+
 }  // namespace
 
 void draw_tree_section(const ViewerModel& model, ViewerRequests& requests) {
@@ -72,14 +107,18 @@ void draw_tree_section(const ViewerModel& model, ViewerRequests& requests) {
   ImGui::SetNextItemWidth(200.0f);
   // Linear in theta: the error grows about as theta^2 to theta^3, and 0 (the direct sum) must be reachable.
   if (ImGui::SliderFloat("theta", &theta, static_cast<float>(kThetaRange.lo),
-                         static_cast<float>(kThetaRange.hi), "%.3g", ImGuiSliderFlags_AlwaysClamp))
-    requests.theta = shown_value(theta);
+                         static_cast<float>(kThetaRange.hi), "%.3g", ImGuiSliderFlags_AlwaysClamp)) {
+    TreeSettings next = settings;
+    next.theta = shown_value(theta);
+    requests.tree = next;
+  }
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "opening angle: a node pulls as one multipole when it is farther than its size / theta;\n"
         "smaller is more exact and slower, 0 is the direct sum (--theta)");
   ImGui::SameLine();
   ImGui::TextDisabled("leaf %d  group %d", settings.leaf_size, settings.group_size);
+  draw_order_controls(settings, sim.is_cuda(), requests);
   if (!model.tree) {
     ImGui::TextDisabled("no kick yet");
     return;

@@ -159,6 +159,8 @@ json tree_json(const ViewerModel& model) {
   return {{"theta", r.settings.theta},
           {"leaf_size", r.settings.leaf_size},
           {"group_size", r.settings.group_size},
+          {"source_order", text(to_string(r.settings.source_order))},
+          {"target_order", text(to_string(r.settings.target_order))},
           {"particle_particle_per_target", r.counts.particle_particle / targets},
           {"particle_node_per_target", r.counts.particle_node / targets},
           {"stages_ms", stages},

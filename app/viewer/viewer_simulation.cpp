@@ -163,9 +163,7 @@ std::string ViewerSimulation::set_solver(ForceMethod family) {
   return notice;
 }
 
-void ViewerSimulation::set_theta(double theta) {
-  TreeSettings settings = backend().tree_settings();
-  settings.theta = theta;
+void ViewerSimulation::set_tree_settings(const TreeSettings& settings) {
   backend().set_tree_settings(settings);
 }
 

@@ -67,8 +67,8 @@ class ViewerSimulation {
   // its precision, and says so in the notice.
   PrecisionChange set_precision(Precision precision);
   std::string set_solver(ForceMethod family);
-  // The tree's opening angle (kThetaRange), kept across rebuilds; the next kick builds with it.
-  void set_theta(double theta);              // use_solver(): returns its notice, if any
+  // The tree's theta (kThetaRange) and memory orders, kept across rebuilds; the next kick builds with them.
+  void set_tree_settings(const TreeSettings& settings);  // use_solver(): returns its notice, if any
   void reseed(int particles);                // new N: new backend, state regenerated from the scene's seed
   void load_scene(const std::string& name);  // keeps the current N
   void reset();                              // back to the initial state of the current scene and N
