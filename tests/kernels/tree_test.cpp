@@ -243,6 +243,52 @@ TEST(GpuTree, SameStateSameBitsAndTheCopyIsAPermutation) {
   EXPECT_EQ(order, fresh.download_order());
 }
 
+// Two targets a lane: theta 0 opens every node whatever the group's box, so groups of 64 pull the same bodies
+// in the same order as groups of 32, bit for bit, through the list (a lane's second target included) and the
+// kick; at theta 0.5 a group of 64's kick by slices gives the whole kick's bits.
+TEST(GpuTree, GroupsOf64AreGroupsOf32AtThetaZeroAndSliceBitwise) {
+  COALESCE_REQUIRE_CUDA();
+  TestRng rng;
+  SCOPED_TRACE("seed " + std::to_string(rng.seed()));
+  SimParams params;
+  const int n = testing::size_or_quick(rng.uniform_int(1, 5000), rng.uniform_int(1, 700));
+  const std::vector<Particle> bodies = scene_bodies(rng, "galaxies", n, &params);
+  const int k = rng.uniform_int(0, n);
+  for (Precision precision : kAllPrecisions) {
+    const Layout layout = random_layout(rng);
+    SCOPED_TRACE(std::string(name_of(precision)) + " " + name_of(layout) + " N " + std::to_string(n) + " k " +
+                 std::to_string(k));
+    std::vector<std::vector<double>> got;
+    std::vector<std::vector<std::byte>> kicked;
+    for (int group : {32, 64}) {
+      TreeSettings settings;
+      settings.theta = 0;
+      settings.group_size = group;
+      DeviceState state = upload(bodies, layout, precision);
+      gpu::GpuTree tree;
+      tree.build(state.views, settings, nullptr);
+      got.push_back(tree_accelerations(tree, state, params));
+      tree.kick(state.views, {0, n}, params, nullptr);
+      EXPECT_EQ(tree.last_counts().particle_particle, double(n) * n) << "group " << group;
+      kicked.push_back(download(state));
+    }
+    EXPECT_EQ(0, std::memcmp(got[0].data(), got[1].data(), got[0].size() * sizeof(double)));
+    EXPECT_EQ(0, std::memcmp(kicked[0].data(), kicked[1].data(), kicked[0].size()));
+    TreeSettings settings;
+    settings.theta = 0.5;
+    settings.group_size = 64;
+    DeviceState whole = upload(bodies, layout, precision), sliced = upload(bodies, layout, precision);
+    gpu::GpuTree tree;
+    tree.build(whole.views, settings, nullptr);
+    tree.kick(whole.views, {0, n}, params, nullptr);
+    tree.build(sliced.views, settings, nullptr);
+    tree.kick(sliced.views, {0, k}, params, nullptr);
+    tree.kick(sliced.views, {k, n}, params, nullptr);
+    const std::vector<std::byte> a = download(whole), b = download(sliced);
+    EXPECT_EQ(0, std::memcmp(a.data(), b.data(), a.size()));
+  }
+}
+
 // Tiny and degenerate states: 1, 2 and 33 bodies, every body at one point (one leaf of equal keys, its
 // pulls all zero), and many duplicates; none may crash, hang or overflow the walk's stack.
 TEST(GpuTree, SmallAndDegenerateStates) {
