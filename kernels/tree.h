@@ -56,7 +56,7 @@ class GpuTree {
   GpuTree();
 
   // Builds the tree of all state.n bodies (see the top of this file). Throws std::invalid_argument for a
-  // group_size outside 1..32 (a group is one warp).
+  // group_size other than 1..32 or 64 (a group is one warp, each lane holding one target or two).
   void build(const StateViews& state, const TreeSettings& settings, cudaStream_t stream);
   // v += a dt for the targets (state order) through the state's own view; eps^2 and dt in the state's
   // precision (softening_squared<Real>, time_step<Real>), as all-pairs. Groups without a target are skipped.

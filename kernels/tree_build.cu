@@ -300,9 +300,9 @@ void GpuTree::check_state(const StateViews& state) const {
 }
 
 void GpuTree::build(const StateViews& state, const TreeSettings& settings, cudaStream_t stream) {
-  if (settings.group_size < 1 || settings.group_size > 32)
+  if ((settings.group_size < 1 || settings.group_size > 32) && settings.group_size != 64)
     throw std::invalid_argument("GpuTree: group_size " + std::to_string(settings.group_size) +
-                                " is not 1..32 (a group is one warp)");
+                                " is not 1..32 or 64 (a group is one warp, holding one or two targets a lane)");
   if (state.n < 0) throw std::invalid_argument("GpuTree: negative body count");
   const int n = state.n;
   m_n = n;

@@ -2,9 +2,10 @@
 // TargetOrder::Particle). The opening test is the group's, so the warp stays converged: each lane tests one
 // node of a stack of up to 32, ballots append the accepted nodes to a shared node list and the opened leaves'
 // bodies to a shared list of ranges, and the opened nodes' octree children go back on the stack. A list is
-// evaluated 32 entries at a time, every lane against all 32 from shared memory. The order of every sum is
-// fixed by the tree and the group alone. Both kinds of pull in the state's precision: body-body as all-pairs
-// computes it, body-node monopole + quadrupole as the CPU reference's formula.
+// evaluated 32 entries at a time, every lane against all 32 from shared memory. A group of 64 gives each lane
+// two targets (lane l: group members l and l + 32), so each list entry loaded is pulled twice. The order of
+// every sum is fixed by the tree and the group alone. Both kinds of pull in the state's precision: body-body
+// as all-pairs computes it, body-node monopole + quadrupole as the CPU reference's formula.
 #include <algorithm>
 #include <stdexcept>
 #include <type_traits>
@@ -24,8 +25,9 @@ constexpr int kWarps = kThreads / 32;
 constexpr unsigned kAll = 0xffffffffu;
 // Blocks an SM should hold: 8 caps fp32 at 64 registers (half the SM's warps), which the opened node's
 // children in registers would otherwise push to 72 (7 blocks); fp64 would spill under that cap, so none.
-template <class Real>
-constexpr int kMinBlocks = sizeof(Real) == 4 ? 8 : 1;
+// Two targets a lane spill 120 bytes at 64 in fp32, so 6 blocks (80 registers) there.
+template <class Real, int kPerLane>
+constexpr int kMinBlocks = sizeof(Real) == 4 ? (kPerLane == 1 ? 8 : 6) : 1;
 // Stack entries a warp may need: each pass pops up to 32 nodes and pushes at most 8 children of each (256),
 // and the entries pushed on top of a layer are one octree level deeper, so at most 21 such layers (the
 // keys' levels) stand at once. Checked anyway: an overflow is counted and last_counts() throws.
@@ -96,10 +98,28 @@ __device__ void accumulate_node(Vec3T<Real>& acc, Vec3T<Real> p, Vec4T<Real> ce,
   acc.z = fma(qr[2], inv5, fma(c, r[2], acc.z));
 }
 
-// The first `count` waiting nodes against every lane's target.
-template <class Real>
-__device__ void flush_nodes(WarpLists<Real>& lists, const WalkParams<Real>& w, int count, Vec3T<Real> p,
-                            Vec3T<Real>& acc) {
+// Waiting node j against every target of the lane: one set of shared loads for all of them.
+template <int kPerLane, class Real>
+__device__ void node_pulls(const WarpLists<Real>& lists, int j, const Vec3T<Real> (&p)[kPerLane],
+                           Vec3T<Real> (&acc)[kPerLane], Real eps2) {
+  const Vec4T<Real> ce = lists.com_extent[j], qa = lists.quad_a[j], qb = lists.quad_b[j];
+#pragma unroll
+  for (int s = 0; s < kPerLane; ++s) accumulate_node(acc[s], p[s], ce, qa, qb, eps2);
+}
+
+// Waiting body j against every target of the lane, likewise.
+template <int kPerLane, class Real>
+__device__ void body_pulls(const WarpLists<Real>& lists, int j, const Vec3T<Real> (&p)[kPerLane],
+                           Vec3T<Real> (&acc)[kPerLane], Real eps2) {
+  const Vec4T<Real> b = lists.bodies[j];
+#pragma unroll
+  for (int s = 0; s < kPerLane; ++s) accumulate_pair(acc[s], p[s], Vec3T<Real>{b.x, b.y, b.z}, b.w, eps2);
+}
+
+// The first `count` waiting nodes against every lane's targets.
+template <int kPerLane, class Real>
+__device__ void flush_nodes(WarpLists<Real>& lists, const WalkParams<Real>& w, int count,
+                            const Vec3T<Real> (&p)[kPerLane], Vec3T<Real> (&acc)[kPerLane]) {
   const int lane = threadIdx.x & 31;
   if (lane < count) {
     const WalkNode<Real>& node = w.nodes[lists.nodes[lane]];
@@ -110,20 +130,18 @@ __device__ void flush_nodes(WarpLists<Real>& lists, const WalkParams<Real>& w, i
   __syncwarp();
   if (count == 32) {  // the usual case: a constant trip count the compiler unrolls
 #pragma unroll 8
-    for (int j = 0; j < 32; ++j)
-      accumulate_node(acc, p, lists.com_extent[j], lists.quad_a[j], lists.quad_b[j], w.eps2);
+    for (int j = 0; j < 32; ++j) node_pulls(lists, j, p, acc, w.eps2);
   } else {
-    for (int j = 0; j < count; ++j)
-      accumulate_node(acc, p, lists.com_extent[j], lists.quad_a[j], lists.quad_b[j], w.eps2);
+    for (int j = 0; j < count; ++j) node_pulls(lists, j, p, acc, w.eps2);
   }
   __syncwarp();
 }
 
 // Waiting bodies with ordinals [first, first + count), count <= 32, against every lane's target; the loads
 // are the sorted copy's, in the state's layout.
-template <class Src, class Real>
+template <int kPerLane, class Src, class Real>
 __device__ void flush_bodies(WarpLists<Real>& lists, int ranges, const Src& sources, Real eps2, int first,
-                             int count, Vec3T<Real> p, Vec3T<Real>& acc) {
+                             int count, const Vec3T<Real> (&p)[kPerLane], Vec3T<Real> (&acc)[kPerLane]) {
   const int lane = threadIdx.x & 31;
   if (lane < count) {
     const int ordinal = first + lane;
@@ -138,15 +156,9 @@ __device__ void flush_bodies(WarpLists<Real>& lists, int ranges, const Src& sour
   __syncwarp();
   if (count == 32) {
 #pragma unroll 8
-    for (int j = 0; j < 32; ++j) {
-      const Vec4T<Real> b = lists.bodies[j];
-      accumulate_pair(acc, p, Vec3T<Real>{b.x, b.y, b.z}, b.w, eps2);
-    }
+    for (int j = 0; j < 32; ++j) body_pulls(lists, j, p, acc, eps2);
   } else {
-    for (int j = 0; j < count; ++j) {
-      const Vec4T<Real> b = lists.bodies[j];
-      accumulate_pair(acc, p, Vec3T<Real>{b.x, b.y, b.z}, b.w, eps2);
-    }
+    for (int j = 0; j < count; ++j) body_pulls(lists, j, p, acc, eps2);
   }
   __syncwarp();
 }
@@ -187,10 +199,11 @@ struct GroupCounts {
   int bodies = 0, nodes = 0;
 };
 
-// The acceleration of each lane's target p from the walk of the group whose box is [lo, hi].
-template <class Src, class Real>
+// The acceleration of each of the lane's targets p from the walk of the group whose box is [lo, hi].
+template <int kPerLane, class Src, class Real>
 __device__ GroupCounts walk_group(WarpLists<Real>& lists, const WalkParams<Real>& w, const Src& sources, int* stack,
-                                  Vec3T<Real> lo, Vec3T<Real> hi, Vec3T<Real> p, Vec3T<Real>& acc) {
+                                  Vec3T<Real> lo, Vec3T<Real> hi, const Vec3T<Real> (&p)[kPerLane],
+                                  Vec3T<Real> (&acc)[kPerLane]) {
   const int lane = threadIdx.x & 31;
   GroupCounts counts;
   int depth = 1, waiting_nodes = 0, ranges = 0, waiting_bodies = 0;
@@ -283,9 +296,9 @@ __device__ GroupCounts walk_group(WarpLists<Real>& lists, const WalkParams<Real>
 // Persistent warps take work items (groups for a kick, targets for accelerations) from a counter; each
 // item's result depends only on its group, so which warp takes it does not matter. Src: the sorted copy in
 // curve order (SourceFor<View>) or shuffled (ShuffledSource), chosen at compile time so the default walk's
-// code is unchanged.
-template <class View, class Src, bool kList>
-__global__ void __launch_bounds__(kThreads, kMinBlocks<typename View::Scalar>)
+// code is unchanged. kPerLane: the targets each lane holds, 1 for groups of up to 32, 2 for 64.
+template <class View, class Src, bool kList, int kPerLane>
+__global__ void __launch_bounds__(kThreads, kMinBlocks<typename View::Scalar, kPerLane>)
     walk_kernel(View view, Src sources, WalkParams<typename View::Scalar> w, int items) {
   using Real = typename View::Scalar;
   __shared__ WarpLists<Real> all_lists[kWarps];
@@ -299,48 +312,73 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<typename View::Scalar>)
     if (lane == 0) item = static_cast<int>(atomicAdd(w.counters + 2, 1ull));
     item = __shfl_sync(kAll, item, 0);
     if (item >= items) break;
-    int group = item, target_lane = -1;
+    int group = item, target_member = -1;
     if constexpr (kList) {
       const int target = w.list[item];
       const int at = w.particle_groups ? target : w.position[target];
       group = at / w.group_size;
-      target_lane = at - group * w.group_size;
+      target_member = at - group * w.group_size;
     }
     const int first = group * w.group_size;
     const int members = min(w.group_size, w.n - first);
-    const int k = first + (lane < members ? lane : 0);  // idle lanes repeat the first target
-    Vec3T<Real> p;
-    int body = k;
-    if (w.particle_groups) {  // uniform: the state's own order, the same values as the copy's
-      p = view.position(k);
-    } else {
-      const Vec4T<Real> pm = sources.position_mass(k);
-      p = Vec3T<Real>{pm.x, pm.y, pm.z};
-      body = w.order[k];
+    Vec3T<Real> p[kPerLane];
+    int body[kPerLane];
+    bool wanted[kPerLane];
+    int wanted_count = 0;
+#pragma unroll
+    for (int s = 0; s < kPerLane; ++s) {
+      const int member = lane + 32 * s;
+      const int k = first + (member < members ? member : 0);  // idle slots repeat the first target
+      body[s] = k;
+      if (w.particle_groups) {  // uniform: the state's own order, the same values as the copy's
+        p[s] = view.position(k);
+      } else {
+        const Vec4T<Real> pm = sources.position_mass(k);
+        p[s] = Vec3T<Real>{pm.x, pm.y, pm.z};
+        body[s] = w.order[k];
+      }
+      wanted[s] = member < members && body[s] >= w.targets.begin && body[s] < w.targets.end;
+      wanted_count += __popc(__ballot_sync(kAll, wanted[s]));
     }
-    const bool wanted = lane < members && body >= w.targets.begin && body < w.targets.end;
-    const unsigned wanted_lanes = __ballot_sync(kAll, wanted);
-    if (!kList && wanted_lanes == 0) continue;
-    const Vec3T<Real> lo{warp_min(p.x), warp_min(p.y), warp_min(p.z)};
-    const Vec3T<Real> hi{warp_max(p.x), warp_max(p.y), warp_max(p.z)};
-    Vec3T<Real> acc{0, 0, 0};
+    if (!kList && wanted_count == 0) continue;
+    Vec3T<Real> lo = p[0], hi = p[0];
+#pragma unroll
+    for (int s = 1; s < kPerLane; ++s) {
+      lo = Vec3T<Real>{min(lo.x, p[s].x), min(lo.y, p[s].y), min(lo.z, p[s].z)};
+      hi = Vec3T<Real>{max(hi.x, p[s].x), max(hi.y, p[s].y), max(hi.z, p[s].z)};
+    }
+    lo = Vec3T<Real>{warp_min(lo.x), warp_min(lo.y), warp_min(lo.z)};
+    hi = Vec3T<Real>{warp_max(hi.x), warp_max(hi.y), warp_max(hi.z)};
+    Vec3T<Real> acc[kPerLane];
+#pragma unroll
+    for (int s = 0; s < kPerLane; ++s) acc[s] = Vec3T<Real>{0, 0, 0};
     const GroupCounts counts = walk_group(lists, w, sources, stack, lo, hi, p, acc);
     if constexpr (kList) {
-      if (lane == target_lane) {
-        w.out[3LL * item] = double(acc.x);
-        w.out[3LL * item + 1] = double(acc.y);
-        w.out[3LL * item + 2] = double(acc.z);
+      if (lane == target_member % 32) {
+        const Vec3T<Real> a = target_member < 32 ? acc[0] : acc[kPerLane - 1];  // no local-memory index
+        w.out[3LL * item] = double(a.x);
+        w.out[3LL * item + 1] = double(a.y);
+        w.out[3LL * item + 2] = double(a.z);
       }
     } else {
-      if (wanted) view.set_velocity(body, kick(view.velocity(body), acc, w.dt));
-      pairs += static_cast<unsigned long long>(counts.bodies) * __popc(wanted_lanes);
-      pulls += static_cast<unsigned long long>(counts.nodes) * __popc(wanted_lanes);
+#pragma unroll
+      for (int s = 0; s < kPerLane; ++s)
+        if (wanted[s]) view.set_velocity(body[s], kick(view.velocity(body[s]), acc[s], w.dt));
+      pairs += static_cast<unsigned long long>(counts.bodies) * wanted_count;
+      pulls += static_cast<unsigned long long>(counts.nodes) * wanted_count;
     }
   }
   if (!kList && lane == 0) {  // one atomic per warp and count
     if (pairs) atomicAdd(w.counters, pairs);
     if (pulls) atomicAdd(w.counters + 1, pulls);
   }
+}
+
+// The walk for a list or a kick, with one target a lane or two (groups of 64).
+template <class View, class Src>
+auto pick_kernel(bool listed, bool two_per_lane) {
+  if (two_per_lane) return listed ? walk_kernel<View, Src, true, 2> : walk_kernel<View, Src, false, 2>;
+  return listed ? walk_kernel<View, Src, true, 1> : walk_kernel<View, Src, false, 1>;
 }
 
 template <class Kernel>
@@ -389,7 +427,7 @@ void GpuTree::walk(const StateViews& state, BodyRange targets, const int* list, 
       w.out = out;
       const auto run = [&](const auto& sources) {
         using Src = std::decay_t<decltype(sources)>;
-        const auto kernel = listed ? walk_kernel<View, Src, true> : walk_kernel<View, Src, false>;
+        const auto kernel = pick_kernel<View, Src>(listed, m_settings.group_size > 32);
         const int blocks = std::min(resident_blocks(kernel), (items + kWarps - 1) / kWarps);
         const std::size_t stack_ints = static_cast<std::size_t>(blocks) * kWarps * kStackCapacity;
         if (m_stacks.size() < stack_ints) m_stacks = DeviceBuffer<int>(stack_ints);

@@ -38,7 +38,7 @@ constexpr std::string_view to_string(TargetOrder order) {
 struct TreeSettings {
   double theta = kDefaultTheta;
   int leaf_size = 16;   // bodies a node may hold and still be taken body by body when opened
-  int group_size = 32;  // targets that share one interaction list: a warp's worth on the GPU
+  int group_size = 32;  // targets that share one interaction list: a warp's worth (or 64) on the GPU
   // The GPU tree's memory orders (above); the CPU reference ignores both: its copy and groups stay on the
   // curve.
   SourceOrder source_order = SourceOrder::Curve;

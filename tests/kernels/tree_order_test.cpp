@@ -56,7 +56,7 @@ TEST(TreeOrder, ShuffledSourcesGiveTheCurvesBits) {
     const Precision precision = random_precision(rng);
     TreeSettings settings;
     settings.theta = rng.uniform_int(0, 2) * 0.25;
-    settings.group_size = rng.uniform_int(1, 32);
+    settings.group_size = random_group_size(rng);
     settings.target_order = rng.uniform_int(0, 1) ? TargetOrder::Curve : TargetOrder::Particle;
     SCOPED_TRACE(std::string(name_of(precision)) + " " + name_of(layout) + " N " + std::to_string(n) +
                  " theta " + std::to_string(settings.theta) + " group " +
@@ -141,7 +141,7 @@ TEST(TreeOrder, ParticleGroupsWithinTheReferencesBoundsPullingMore) {
                std::to_string(k));
   TreeSettings settings;
   settings.target_order = TargetOrder::Particle;
-  settings.group_size = rng.uniform_int(1, 32);
+  settings.group_size = random_group_size(rng);
   settings.theta = 0;
   DeviceState state = upload(bodies, layout, precision);
   gpu::GpuTree tree;

@@ -84,35 +84,40 @@ TEST(GpuTree, ErrorAgainstTheDirectSumWithinTheReferencesBounds) {
     for (Precision precision : kAllPrecisions) {
       const std::vector<double> exact =
           direct(upload(bodies, Layout::SoA, precision), state_eps2(params, precision));
-      double previous_p99 = 0;
-      for (double theta : {0.3, 0.5}) {
-        TreeSettings settings;
-        settings.theta = theta;
-        std::vector<double> first_layout;
-        for (Layout layout : kAllLayouts) {
-          SCOPED_TRACE(std::string(preset) + " " + name_of(precision) + " " + name_of(layout) + " N " +
-                       std::to_string(n) + " theta " + std::to_string(theta));
-          DeviceState state = upload(bodies, layout, precision);
-          gpu::GpuTree tree;
-          tree.build(state.views, settings, nullptr);
-          const std::vector<double> got = tree_accelerations(tree, state, params);
-          tree.kick(state.views, {0, n}, params, nullptr);
-          const TreeCounts counts = tree.last_counts();
-          if (first_layout.empty()) {
-            first_layout = got;
-            const std::vector<double> e = sorted_errors(got, exact);
-            const double p50 = percentile(e, 0.5), p99 = percentile(e, 0.99);
-            std::printf("%s %s N %d theta %.1f: p50 %.2e p99 %.2e max %.2e, %.0f pp + %.0f pn a body\n",
-                        preset, name_of(precision), n, theta, p50, p99, e.back(),
-                        counts.particle_particle / n, counts.particle_node / n);
-            EXPECT_TRUE(std::isfinite(e.back()));
-            EXPECT_LE(p50, p99);
-            EXPECT_LE(p99, theta == 0.5 ? 8e-3 : 1.5e-3);
-            EXPECT_GT(p99, previous_p99);
-            previous_p99 = p99;
-            EXPECT_LT(counts.particle_particle + counts.particle_node, double(n) * n);
-          } else {
-            EXPECT_EQ(0, std::memcmp(got.data(), first_layout.data(), got.size() * sizeof(double)));
+      for (int group : {32, 64}) {  // a warp's group, and two targets a lane
+        double previous_p99 = 0;
+        for (double theta : {0.3, 0.5}) {
+          TreeSettings settings;
+          settings.theta = theta;
+          settings.group_size = group;
+          std::vector<double> first_layout;
+          for (Layout layout : kAllLayouts) {
+            SCOPED_TRACE(std::string(preset) + " " + name_of(precision) + " " + name_of(layout) + " N " +
+                         std::to_string(n) + " theta " + std::to_string(theta) + " group " +
+                         std::to_string(group));
+            DeviceState state = upload(bodies, layout, precision);
+            gpu::GpuTree tree;
+            tree.build(state.views, settings, nullptr);
+            const std::vector<double> got = tree_accelerations(tree, state, params);
+            tree.kick(state.views, {0, n}, params, nullptr);
+            const TreeCounts counts = tree.last_counts();
+            if (first_layout.empty()) {
+              first_layout = got;
+              const std::vector<double> e = sorted_errors(got, exact);
+              const double p50 = percentile(e, 0.5), p99 = percentile(e, 0.99);
+              std::printf(
+                  "%s %s N %d theta %.1f group %d: p50 %.2e p99 %.2e max %.2e, %.0f pp + %.0f pn a body\n",
+                  preset, name_of(precision), n, theta, group, p50, p99, e.back(),
+                  counts.particle_particle / n, counts.particle_node / n);
+              EXPECT_TRUE(std::isfinite(e.back()));
+              EXPECT_LE(p50, p99);
+              EXPECT_LE(p99, theta == 0.5 ? 8e-3 : 1.5e-3);
+              EXPECT_GT(p99, previous_p99);
+              previous_p99 = p99;
+              EXPECT_LT(counts.particle_particle + counts.particle_node, double(n) * n);
+            } else {
+              EXPECT_EQ(0, std::memcmp(got.data(), first_layout.data(), got.size() * sizeof(double)));
+            }
           }
         }
       }
@@ -132,9 +137,11 @@ TEST(GpuTree, ThetaZeroIsTheDirectSum) {
   TreeSettings settings;
   settings.theta = 0;
   settings.leaf_size = rng.uniform_int(1, 20);
+  settings.group_size = random_group_size(rng);
   for (Precision precision : kAllPrecisions) {
     const Layout layout = random_layout(rng);
-    SCOPED_TRACE(std::string(name_of(precision)) + " " + name_of(layout) + " N " + std::to_string(n));
+    SCOPED_TRACE(std::string(name_of(precision)) + " " + name_of(layout) + " N " + std::to_string(n) +
+                 " group " + std::to_string(settings.group_size));
     DeviceState state = upload(bodies, layout, precision);
     gpu::GpuTree tree;
     tree.build(state.views, settings, nullptr);
@@ -172,6 +179,8 @@ TEST(GpuTree, SlicesGiveTheWholeKicksBits) {
   const std::vector<std::byte> before = download(whole);
   TreeSettings settings;
   settings.theta = 0.5;
+  settings.group_size = random_group_size(rng);
+  SCOPED_TRACE("group " + std::to_string(settings.group_size));
   gpu::GpuTree tree;
   tree.build(whole.views, settings, nullptr);
   tree.kick(whole.views, {0, n}, params, nullptr);
@@ -207,6 +216,8 @@ TEST(GpuTree, SameStateSameBitsAndTheCopyIsAPermutation) {
   DeviceState state = upload(bodies, layout, precision);
   const std::vector<std::byte> before = download(state);
   TreeSettings settings;
+  settings.group_size = rng.uniform_int(0, 1) ? 32 : 64;
+  SCOPED_TRACE("group " + std::to_string(settings.group_size));
   gpu::GpuTree tree;
   tree.build(state.views, settings, nullptr);
   const std::vector<double> first = tree_accelerations(tree, state, params);
@@ -230,6 +241,52 @@ TEST(GpuTree, SameStateSameBitsAndTheCopyIsAPermutation) {
   EXPECT_EQ(0, std::memcmp(first.data(), again.data(), first.size() * sizeof(double)));
   EXPECT_EQ(0, std::memcmp(first.data(), other.data(), first.size() * sizeof(double)));
   EXPECT_EQ(order, fresh.download_order());
+}
+
+// Two targets a lane: theta 0 opens every node whatever the group's box, so groups of 64 pull the same bodies
+// in the same order as groups of 32, bit for bit, through the list (a lane's second target included) and the
+// kick; at theta 0.5 a group of 64's kick by slices gives the whole kick's bits.
+TEST(GpuTree, GroupsOf64AreGroupsOf32AtThetaZeroAndSliceBitwise) {
+  COALESCE_REQUIRE_CUDA();
+  TestRng rng;
+  SCOPED_TRACE("seed " + std::to_string(rng.seed()));
+  SimParams params;
+  const int n = testing::size_or_quick(rng.uniform_int(1, 5000), rng.uniform_int(1, 700));
+  const std::vector<Particle> bodies = scene_bodies(rng, "galaxies", n, &params);
+  const int k = rng.uniform_int(0, n);
+  for (Precision precision : kAllPrecisions) {
+    const Layout layout = random_layout(rng);
+    SCOPED_TRACE(std::string(name_of(precision)) + " " + name_of(layout) + " N " + std::to_string(n) + " k " +
+                 std::to_string(k));
+    std::vector<std::vector<double>> got;
+    std::vector<std::vector<std::byte>> kicked;
+    for (int group : {32, 64}) {
+      TreeSettings settings;
+      settings.theta = 0;
+      settings.group_size = group;
+      DeviceState state = upload(bodies, layout, precision);
+      gpu::GpuTree tree;
+      tree.build(state.views, settings, nullptr);
+      got.push_back(tree_accelerations(tree, state, params));
+      tree.kick(state.views, {0, n}, params, nullptr);
+      EXPECT_EQ(tree.last_counts().particle_particle, double(n) * n) << "group " << group;
+      kicked.push_back(download(state));
+    }
+    EXPECT_EQ(0, std::memcmp(got[0].data(), got[1].data(), got[0].size() * sizeof(double)));
+    EXPECT_EQ(0, std::memcmp(kicked[0].data(), kicked[1].data(), kicked[0].size()));
+    TreeSettings settings;
+    settings.theta = 0.5;
+    settings.group_size = 64;
+    DeviceState whole = upload(bodies, layout, precision), sliced = upload(bodies, layout, precision);
+    gpu::GpuTree tree;
+    tree.build(whole.views, settings, nullptr);
+    tree.kick(whole.views, {0, n}, params, nullptr);
+    tree.build(sliced.views, settings, nullptr);
+    tree.kick(sliced.views, {0, k}, params, nullptr);
+    tree.kick(sliced.views, {k, n}, params, nullptr);
+    const std::vector<std::byte> a = download(whole), b = download(sliced);
+    EXPECT_EQ(0, std::memcmp(a.data(), b.data(), a.size()));
+  }
 }
 
 // Tiny and degenerate states: 1, 2 and 33 bodies, every body at one point (one leaf of equal keys, its
@@ -258,7 +315,7 @@ TEST(GpuTree, SmallAndDegenerateStates) {
       DeviceState state = upload(bodies, layout, precision);
       TreeSettings settings;
       settings.theta = theta;
-      settings.group_size = rng.uniform_int(1, 32);
+      settings.group_size = random_group_size(rng);
       gpu::GpuTree tree;
       tree.build(state.views, settings, nullptr);
       const std::vector<double> got = tree_accelerations(tree, state, params);
@@ -283,11 +340,13 @@ TEST(GpuTree, SmallAndDegenerateStates) {
       }
     }
   }
-  TreeSettings bad;
-  bad.group_size = 33;
   gpu::GpuTree tree;
   DeviceState state = upload(cases[0], Layout::SoA, Precision::Fp32);
-  EXPECT_THROW(tree.build(state.views, bad, nullptr), std::invalid_argument);
+  for (int group : {0, 33, 63, 65}) {
+    TreeSettings bad;
+    bad.group_size = group;
+    EXPECT_THROW(tree.build(state.views, bad, nullptr), std::invalid_argument) << "group " << group;
+  }
 }
 
 // The comma-separated numbers of `text` (empty: `fallback`).

@@ -115,6 +115,11 @@ inline double percentile(const std::vector<double>& sorted, double p) {
   return sorted[static_cast<std::size_t>(p * static_cast<double>(sorted.size() - 1))];
 }
 
+// A group size the GPU walk takes: 1..32 (one target a lane), or 64 (two a lane) a quarter of the time.
+inline int random_group_size(testing::TestRng& rng) {
+  return rng.uniform_int(0, 3) == 0 ? 64 : rng.uniform_int(1, 32);
+}
+
 inline const char* name_of(Precision p) {
   return p == Precision::Fp32 ? "fp32" : "fp64";
 }
