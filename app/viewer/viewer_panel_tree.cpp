@@ -24,7 +24,7 @@ void draw_stage_line(const TreeReport& report) {
     line += part;
     total += ms;
   }
-  ImGui::Text("stages ms: %s  (= %.2f)", line.c_str(), total);
+  ImGui::TextWrapped("stages ms: %s  (= %.2f)", line.c_str(), total);  // 16M's five stages overrun a line
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "the last kick's stages: on a GPU the Morton keys and their sort, the tree's links, the multipoles'\n"
@@ -57,8 +57,10 @@ void draw_error_lines(const ViewerModel& model) {
         "direct sum over all N; theta %.3g is the default because p99 <= %.0e there (docs/perf.md)",
         e.errors.targets, static_cast<unsigned long long>(e.seed), static_cast<unsigned long long>(e.step),
         kDefaultTheta, kErrorGoal);
+  ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("check %.1f ms every %.1f s = %.2f%% of the run's time (at most %.0f%%)", e.check_ms,
                       e.interval_s, 100.0 * e.share(), 100.0 * kMaxCheckShare);
+  ImGui::PopTextWrapPos();
 }
 
 // The lesson's switch (issue 32 item 5): the same tree with its sources stored in random order, or its
