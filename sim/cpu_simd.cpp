@@ -156,6 +156,79 @@ void Accelerations(const T* HWY_RESTRICT tx, const T* HWY_RESTRICT ty, const T* 
     FarBlockAccelerations(tx, ty, tz, s, softening_squared, ax, ay, az);
 }
 
+// Terms of (1 - e)^(-1/2) = sum c_k e^k, c_k = (2k - 1)!! / (2^k k!): 1 / sqrt(x) from the same seeds; each
+// is below kSeries' term of the same k, so SeriesDegree() leaves out less than half an ulp here too.
+constexpr double kRootSeries[] = {1.0, 0.5, 0.375, 0.3125, 0.2734375, 0.24609375};
+
+// 1 / sqrt(x) for x positive and within float's range: y (1 + e (c1 + e (c2 + ...))), e = 1 - x y^2.
+template <class D>
+HWY_INLINE hn::Vec<D> ReciprocalSqrt(D d, hn::Vec<D> x) {
+  using T = hn::TFromD<D>;
+  constexpr int kDegree = SeriesDegree<T>();
+  const auto y = RsqrtSeed<false>(d, x);
+  const auto e = hn::NegMulAdd(x, hn::Mul(y, y), hn::Set(d, T(1)));
+  auto p = hn::Set(d, T(kRootSeries[kDegree]));
+  for (int k = kDegree - 1; k >= 1; --k) p = hn::MulAdd(p, e, hn::Set(d, T(kRootSeries[k])));
+  return hn::MulAdd(hn::Mul(y, e), p, y);
+}
+
+// One node's pull on a register of targets, added to (ax, ay, az). With u = r / sqrt(r^2 + eps^2) and s =
+// 1 / (r^2 + eps^2) the pull is s (-M u + s (Q u - 5/2 (u.Q.u) u)): every product stays near the result's
+// size (|Q u| s <= M theta^2 for an accepted node), so no r^-7 overflows the precision.
+template <class D>
+HWY_INLINE void NodePull(D d, hn::Vec<D> x, hn::Vec<D> y, hn::Vec<D> z, const hn::Vec<D>* node,
+                         hn::Vec<D> eps2, hn::Vec<D>& ax, hn::Vec<D>& ay, hn::Vec<D>& az) {
+  using T = hn::TFromD<D>;
+  const auto rx = hn::Sub(x, node[0]), ry = hn::Sub(y, node[1]), rz = hn::Sub(z, node[2]);
+  const auto r2 = hn::MulAdd(rz, rz, hn::MulAdd(ry, ry, hn::MulAdd(rx, rx, eps2)));
+  const auto inv = ReciprocalSqrt(d, r2);
+  const auto s = hn::Mul(inv, inv);
+  const auto ux = hn::Mul(rx, inv), uy = hn::Mul(ry, inv), uz = hn::Mul(rz, inv);
+  const auto* q = node + 4;  // xx, yy, zz, xy, xz, yz
+  const auto qx = hn::MulAdd(q[4], uz, hn::MulAdd(q[3], uy, hn::Mul(q[0], ux)));
+  const auto qy = hn::MulAdd(q[5], uz, hn::MulAdd(q[1], uy, hn::Mul(q[3], ux)));
+  const auto qz = hn::MulAdd(q[2], uz, hn::MulAdd(q[5], uy, hn::Mul(q[4], ux)));
+  const auto uqu = hn::Mul(hn::MulAdd(uz, qz, hn::MulAdd(uy, qy, hn::Mul(ux, qx))), hn::Set(d, T(-2.5)));
+  const auto m = node[3];
+  // s (-M u + s (Q u + uqu u)), uqu already -5/2 u.Q.u.
+  ax = hn::MulAdd(s, hn::MulAdd(s, hn::MulAdd(uqu, ux, qx), hn::Neg(hn::Mul(m, ux))), ax);
+  ay = hn::MulAdd(s, hn::MulAdd(s, hn::MulAdd(uqu, uy, qy), hn::Neg(hn::Mul(m, uy))), ay);
+  az = hn::MulAdd(s, hn::MulAdd(s, hn::MulAdd(uqu, uz, qz), hn::Neg(hn::Mul(m, uz))), az);
+}
+
+// Two registers of targets per pass over the nodes, as ForceLoop: each node's ten broadcasts serve both.
+template <class T>
+HWY_NOINLINE void NodeAccelerations(const T* HWY_RESTRICT tx, const T* HWY_RESTRICT ty,
+                                    const T* HWY_RESTRICT tz, int count, SimdNodeSources<T> s,
+                                    T softening_squared, T* HWY_RESTRICT ax, T* HWY_RESTRICT ay,
+                                    T* HWY_RESTRICT az) {
+  const hn::ScalableTag<T> d;
+  const std::size_t lanes = hn::Lanes(d);
+  const auto eps2 = hn::Set(d, softening_squared);
+  for (std::size_t i = 0; i < static_cast<std::size_t>(count); i += 2 * lanes) {
+    const auto x0 = hn::Load(d, tx + i), y0 = hn::Load(d, ty + i), z0 = hn::Load(d, tz + i);
+    const auto x1 = hn::Load(d, tx + i + lanes), y1 = hn::Load(d, ty + i + lanes),
+               z1 = hn::Load(d, tz + i + lanes);
+    auto ax0 = hn::Load(d, ax + i), ay0 = hn::Load(d, ay + i), az0 = hn::Load(d, az + i);
+    auto ax1 = hn::Load(d, ax + i + lanes), ay1 = hn::Load(d, ay + i + lanes),
+         az1 = hn::Load(d, az + i + lanes);
+    for (int j = 0; j < s.count; ++j) {
+      const hn::Vec<decltype(d)> node[10] = {
+          hn::Set(d, s.x[j]),    hn::Set(d, s.y[j]),    hn::Set(d, s.z[j]),    hn::Set(d, s.m[j]),
+          hn::Set(d, s.q[0][j]), hn::Set(d, s.q[1][j]), hn::Set(d, s.q[2][j]), hn::Set(d, s.q[3][j]),
+          hn::Set(d, s.q[4][j]), hn::Set(d, s.q[5][j])};
+      NodePull(d, x0, y0, z0, node, eps2, ax0, ay0, az0);
+      NodePull(d, x1, y1, z1, node, eps2, ax1, ay1, az1);
+    }
+    hn::Store(ax0, d, ax + i);
+    hn::Store(ay0, d, ay + i);
+    hn::Store(az0, d, az + i);
+    hn::Store(ax1, d, ax + i + lanes);
+    hn::Store(ay1, d, ay + i + lanes);
+    hn::Store(az1, d, az + i + lanes);
+  }
+}
+
 template <class T>
 void DriftSoa(T* HWY_RESTRICT x, T* HWY_RESTRICT y, T* HWY_RESTRICT z, const T* HWY_RESTRICT vx,
               const T* HWY_RESTRICT vy, const T* HWY_RESTRICT vz, std::ptrdiff_t begin, std::ptrdiff_t end,
@@ -267,7 +340,7 @@ void PackVec4(const T* HWY_RESTRICT pos_mass, const T* HWY_RESTRICT vel, std::pt
 
 template <class T>
 SimdKernelsT<T> KernelsFor() {
-  return {&Accelerations<T>, &DriftSoa<T>, &DriftVec4<T>, &PackSoa<T>, &PackVec4<T>};
+  return {&Accelerations<T>, &DriftSoa<T>, &DriftVec4<T>, &PackSoa<T>, &PackVec4<T>, &NodeAccelerations<T>};
 }
 
 SimdKernels MakeKernels() { return {KernelsFor<float>(), KernelsFor<double>()}; }

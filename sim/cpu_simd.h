@@ -32,6 +32,15 @@ struct SimdForceSources {
   Real reach;  // at least the largest |x|, |y| or |z| of the sources
 };
 
+// A tree's multipoles that a group of targets takes whole (sim/cpu_tree.h), one row a field: centre of mass,
+// mass and the traceless quadrupole xx, yy, zz, xy, xz, yz.
+template <class Real>
+struct SimdNodeSources {
+  const Real *x, *y, *z, *m;
+  const Real* q[6];
+  int count;
+};
+
 template <class Real>
 struct SimdKernelsT {
   // a_i = sum over j in order of m_j d / (|d|^2 + eps^2)^{3/2}, d = r_j - r_i, for kSimdBlock targets at
@@ -49,6 +58,13 @@ struct SimdKernelsT {
                    const Real* vz, std::ptrdiff_t begin, std::ptrdiff_t end, float* out);
   void (*pack_vec4)(const Real* pos_mass, const Real* vel, std::ptrdiff_t begin, std::ptrdiff_t end,
                     float* out);
+  // a_i += sum over nodes in order of -M r / r^3 + Q r / r^5 - 5/2 (r.Q.r) r / r^7, r = target - com with
+  // r^2 softened, for targets [0, count) of (tx, ty, tz), added to (ax, ay, az); all six arrays aligned and
+  // kSimdBlock long (whole register pairs are computed). Near only: the targets and the centres of mass
+  // within kSimdNearReach of the origin between them.
+  void (*node_accelerations)(const Real* tx, const Real* ty, const Real* tz, int count,
+                             SimdNodeSources<Real> nodes, Real softening_squared, Real* ax, Real* ay,
+                             Real* az);
 };
 
 struct SimdKernels {

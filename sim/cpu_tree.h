@@ -27,9 +27,9 @@ class CpuTree {
   void build(const Source& source, int n, const TreeSettings& settings);
 
   // sink(i, acceleration) for every target i in `targets` (state order) whose position is position(i)
-  // (Vec3T<Real>), eps2 the squared softening; the pool's threads each take whole groups. `simd`: the
-  // body-body pulls of a group (at most kSimdBlock targets) through the vector block loop; null: the scalar
-  // reference loop.
+  // (Vec3T<Real>), eps2 the squared softening; the pool's threads each take whole groups. `simd`: a group's
+  // (at most kSimdBlock targets) body-body pulls through the vector block loop and its body-node pulls
+  // through the vector node loop, in Real; null: the scalar reference loops.
   template <class Position, class Sink>
   TreeCounts accelerations(ThreadPool& pool, const Position& position, BodyRange targets, Real eps2,
                            const Sink& sink, const SimdKernelsT<Real>* simd = nullptr) const;
@@ -67,6 +67,8 @@ class CpuTree {
   void upsweep();
   // The interaction list of `group`: bodies (curve positions) taken one by one, nodes taken whole.
   void interaction_list(const Group& group, std::vector<int>& bodies, std::vector<int>& nodes) const;
+  // `nodes`' moments in Real, one row a field (SimdNodeSources); false: too far for the vector node loop.
+  bool stage_multipoles(const std::vector<int>& nodes, Real target_reach, std::vector<Real>& rows) const;
 
   TreeSettings m_settings;
   std::vector<std::uint64_t> m_keys;     // sorted Morton keys, 21 bits an axis

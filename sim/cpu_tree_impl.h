@@ -201,6 +201,24 @@ void CpuTree<Real>::interaction_list(const Group& group, std::vector<int>& bodie
 }
 
 template <class Real>
+bool CpuTree<Real>::stage_multipoles(const std::vector<int>& nodes, Real target_reach,
+                                     std::vector<Real>& rows) const {
+  const std::size_t c = nodes.size();
+  rows.resize(10 * c);
+  double reach = 0;
+  for (std::size_t j = 0; j < c; ++j) {
+    const Node& node = m_nodes[static_cast<std::size_t>(nodes[j])];
+    for (std::size_t a = 0; a < 3; ++a) {
+      rows[a * c + j] = static_cast<Real>(node.com[a]);
+      reach = std::max(reach, std::fabs(node.com[a]));
+    }
+    rows[3 * c + j] = static_cast<Real>(node.mass);
+    for (std::size_t q = 0; q < 6; ++q) rows[(4 + q) * c + j] = static_cast<Real>(node.quad[q]);
+  }
+  return reach + static_cast<double>(target_reach) <= kSimdNearReach;
+}
+
+template <class Real>
 template <class Position, class Sink>
 TreeCounts CpuTree<Real>::accelerations(ThreadPool& pool, const Position& position, BodyRange targets,
                                         Real eps2, const Sink& sink, const SimdKernelsT<Real>* simd) const {
@@ -249,20 +267,24 @@ TreeCounts CpuTree<Real>::walk(ThreadPool& pool, const Position& position, const
       Real v[kSimdBlock];
     };
     std::vector<Block> rows;  // the vector loop's sources: x | y | z | m, each padded to whole blocks
+    std::vector<Real> multipoles;  // the vector node loop's: x | y | z | m | 6 quadrupole rows, nodes long
     alignas(64) Real tx[kSimdBlock], ty[kSimdBlock], tz[kSimdBlock], bx[kSimdBlock], by[kSimdBlock],
         bz[kSimdBlock];
     for (int gi = g0; gi < g1; ++gi) {
       const Group& group = m_groups[static_cast<std::size_t>(groups[static_cast<std::size_t>(gi)])];
       interaction_list(group, bodies, nodes);
+      bool vector_nodes = false;
       if (vector_pairs) {
         // Every target of the group (a fixed run of the curve), whatever the range: a slice's bits are the
         // whole's. Unused lanes repeat the group's last target; their sums are dropped.
+        Real target_reach = 0;
         for (int k = 0; k < kSimdBlock; ++k) {
           const Vec3T<Real> p =
               position(m_order[static_cast<std::size_t>(group.first + std::min(k, group.count - 1))]);
           tx[k] = p.x;
           ty[k] = p.y;
           tz[k] = p.z;
+          target_reach = std::max({target_reach, std::fabs(p.x), std::fabs(p.y), std::fabs(p.z)});
         }
         const std::size_t blocks = (bodies.size() + kSimdBlock - 1) / kSimdBlock;
         rows.assign(4 * std::max<std::size_t>(blocks, 1), Block{});
@@ -280,6 +302,20 @@ TreeCounts CpuTree<Real>::walk(ThreadPool& pool, const Position& position, const
         }
         simd->block_accelerations(tx, ty, tz, {x, y, z, m, static_cast<int>(bodies.size()), reach}, eps2, bx,
                                   by, bz);
+        vector_nodes = stage_multipoles(nodes, target_reach, multipoles);
+        if (vector_nodes) {
+          const std::size_t c = nodes.size();
+          const Real* const row = multipoles.data();
+          simd->node_accelerations(
+              tx, ty, tz, group.count,
+              {row,
+               row + c,
+               row + 2 * c,
+               row + 3 * c,
+               {row + 4 * c, row + 5 * c, row + 6 * c, row + 7 * c, row + 8 * c, row + 9 * c},
+               static_cast<int>(c)},
+              eps2, bx, by, bz);
+        }
       }
       for (int k = group.first; k < group.first + group.count; ++k) {
         const int i = m_order[static_cast<std::size_t>(k)];
@@ -304,21 +340,22 @@ TreeCounts CpuTree<Real>::walk(ThreadPool& pool, const Position& position, const
         }
         // Body-node pulls: monopole and quadrupole, a = -M r / r^3 + Q r / r^5 - 5/2 (r.Q.r) r / r^7 with
         // r = p - com and r^2 softened as the pairs are; in double, rounded once into the sum.
-        for (int id : nodes) {
-          const Node& node = m_nodes[static_cast<std::size_t>(id)];
-          const double r[3] = {p.x - node.com[0], p.y - node.com[1], p.z - node.com[2]};
-          const double r2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + soft;
-          const double inv = 1.0 / std::sqrt(r2), inv2 = inv * inv, inv3 = inv * inv2, inv5 = inv3 * inv2;
-          const std::array<double, 6>& q = node.quad;
-          const double qr[3] = {q[0] * r[0] + q[3] * r[1] + q[4] * r[2],
-                                q[3] * r[0] + q[1] * r[1] + q[5] * r[2],
-                                q[4] * r[0] + q[5] * r[1] + q[2] * r[2]};
-          const double rqr = r[0] * qr[0] + r[1] * qr[1] + r[2] * qr[2];
-          const double radial = -node.mass * inv3 - 2.5 * rqr * inv5 * inv2;
-          ax += static_cast<Real>(radial * r[0] + qr[0] * inv5);
-          ay += static_cast<Real>(radial * r[1] + qr[1] * inv5);
-          az += static_cast<Real>(radial * r[2] + qr[2] * inv5);
-        }
+        if (!vector_nodes)
+          for (int id : nodes) {
+            const Node& node = m_nodes[static_cast<std::size_t>(id)];
+            const double r[3] = {p.x - node.com[0], p.y - node.com[1], p.z - node.com[2]};
+            const double r2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + soft;
+            const double inv = 1.0 / std::sqrt(r2), inv2 = inv * inv, inv3 = inv * inv2, inv5 = inv3 * inv2;
+            const std::array<double, 6>& q = node.quad;
+            const double qr[3] = {q[0] * r[0] + q[3] * r[1] + q[4] * r[2],
+                                  q[3] * r[0] + q[1] * r[1] + q[5] * r[2],
+                                  q[4] * r[0] + q[5] * r[1] + q[2] * r[2]};
+            const double rqr = r[0] * qr[0] + r[1] * qr[1] + r[2] * qr[2];
+            const double radial = -node.mass * inv3 - 2.5 * rqr * inv5 * inv2;
+            ax += static_cast<Real>(radial * r[0] + qr[0] * inv5);
+            ay += static_cast<Real>(radial * r[1] + qr[1] * inv5);
+            az += static_cast<Real>(radial * r[2] + qr[2] * inv5);
+          }
         sink(i, Vec3T<Real>{ax, ay, az});
         counts[static_cast<std::size_t>(gi)].particle_particle += static_cast<double>(bodies.size());
         counts[static_cast<std::size_t>(gi)].particle_node += static_cast<double>(nodes.size());
