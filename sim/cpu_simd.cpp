@@ -85,12 +85,12 @@ HWY_INLINE hn::Vec<D> MassOverCube(D d, hn::Vec<D> m, hn::Vec<D> r2) {
 // independent chains keep the FMA pipes full.
 template <bool kFar, class T>
 HWY_INLINE void ForceLoop(const T* HWY_RESTRICT tx, const T* HWY_RESTRICT ty, const T* HWY_RESTRICT tz,
-                          SimdForceSources<T> s, T softening_squared, T* HWY_RESTRICT ax, T* HWY_RESTRICT ay,
-                          T* HWY_RESTRICT az) {
+                          std::size_t count, SimdForceSources<T> s, T softening_squared, T* HWY_RESTRICT ax,
+                          T* HWY_RESTRICT ay, T* HWY_RESTRICT az) {
   const hn::ScalableTag<T> d;
   const std::size_t lanes = hn::Lanes(d);
   const auto eps2 = hn::Set(d, softening_squared);
-  for (std::size_t i = 0; i < static_cast<std::size_t>(kSimdBlock); i += 2 * lanes) {
+  for (std::size_t i = 0; i < count; i += 2 * lanes) {
     const auto x0 = hn::Load(d, tx + i), y0 = hn::Load(d, ty + i), z0 = hn::Load(d, tz + i);
     const auto x1 = hn::Load(d, tx + i + lanes), y1 = hn::Load(d, ty + i + lanes), z1 = hn::Load(d, tz + i + lanes);
     auto ax0 = hn::Zero(d), ay0 = hn::Zero(d), az0 = hn::Zero(d);
@@ -125,35 +125,40 @@ HWY_INLINE void ForceLoop(const T* HWY_RESTRICT tx, const T* HWY_RESTRICT ty, co
 // uses (scripts/cpu-loop-count).
 template <class T>
 HWY_NOINLINE void BlockAccelerations(const T* HWY_RESTRICT tx, const T* HWY_RESTRICT ty,
-                                     const T* HWY_RESTRICT tz, SimdForceSources<T> s, T softening_squared,
-                                     T* HWY_RESTRICT ax, T* HWY_RESTRICT ay, T* HWY_RESTRICT az) {
-  ForceLoop<false>(tx, ty, tz, s, softening_squared, ax, ay, az);
+                                     const T* HWY_RESTRICT tz, std::size_t count, SimdForceSources<T> s,
+                                     T softening_squared, T* HWY_RESTRICT ax, T* HWY_RESTRICT ay,
+                                     T* HWY_RESTRICT az) {
+  ForceLoop<false>(tx, ty, tz, count, s, softening_squared, ax, ay, az);
 }
 
 // The loop for the rest of the accepted range (sim/limits.h): r^2 capped, and fp64's float seed taken over
 // every double's exponent.
 template <class T>
 HWY_NOINLINE void FarBlockAccelerations(const T* HWY_RESTRICT tx, const T* HWY_RESTRICT ty,
-                                        const T* HWY_RESTRICT tz, SimdForceSources<T> s, T softening_squared,
-                                        T* HWY_RESTRICT ax, T* HWY_RESTRICT ay, T* HWY_RESTRICT az) {
-  ForceLoop<true>(tx, ty, tz, s, softening_squared, ax, ay, az);
+                                        const T* HWY_RESTRICT tz, std::size_t count, SimdForceSources<T> s,
+                                        T softening_squared, T* HWY_RESTRICT ax, T* HWY_RESTRICT ay,
+                                        T* HWY_RESTRICT az) {
+  ForceLoop<true>(tx, ty, tz, count, s, softening_squared, ax, ay, az);
 }
 
 // A block whose targets and sources all lie within kSimdNearReach of the origin between them has every r^2
 // below 3e38 + eps^2, inside float's range: the near loop, with nothing for the edges, serves it.
 template <class T>
-void Accelerations(const T* HWY_RESTRICT tx, const T* HWY_RESTRICT ty, const T* HWY_RESTRICT tz,
+void Accelerations(const T* HWY_RESTRICT tx, const T* HWY_RESTRICT ty, const T* HWY_RESTRICT tz, int count,
                    SimdForceSources<T> s, T softening_squared, T* HWY_RESTRICT ax, T* HWY_RESTRICT ay,
                    T* HWY_RESTRICT az) {
   const hn::ScalableTag<T> d;
+  // Whole register pairs, as the loop computes them.
+  const std::size_t lanes = hn::Lanes(d),
+                    computed = (static_cast<std::size_t>(count) + 2 * lanes - 1) / (2 * lanes) * (2 * lanes);
   auto reach = hn::Zero(d);
-  for (std::size_t i = 0; i < static_cast<std::size_t>(kSimdBlock); i += hn::Lanes(d))
+  for (std::size_t i = 0; i < computed; i += lanes)
     reach = hn::Max(reach, hn::Max(hn::Abs(hn::Load(d, tx + i)),
                                    hn::Max(hn::Abs(hn::Load(d, ty + i)), hn::Abs(hn::Load(d, tz + i)))));
   if (hn::GetLane(hn::MaxOfLanes(d, reach)) + s.reach <= T(kSimdNearReach))
-    BlockAccelerations(tx, ty, tz, s, softening_squared, ax, ay, az);
+    BlockAccelerations(tx, ty, tz, computed, s, softening_squared, ax, ay, az);
   else
-    FarBlockAccelerations(tx, ty, tz, s, softening_squared, ax, ay, az);
+    FarBlockAccelerations(tx, ty, tz, computed, s, softening_squared, ax, ay, az);
 }
 
 // Terms of (1 - e)^(-1/2) = sum c_k e^k, c_k = (2k - 1)!! / (2^k k!): 1 / sqrt(x) from the same seeds; each

@@ -43,11 +43,13 @@ struct SimdNodeSources {
 
 template <class Real>
 struct SimdKernelsT {
-  // a_i = sum over j in order of m_j d / (|d|^2 + eps^2)^{3/2}, d = r_j - r_i, for kSimdBlock targets at
-  // (tx, ty, tz)[0, kSimdBlock) (64-byte aligned), written to (ax, ay, az)[0, kSimdBlock) (aligned too). The
+  // a_i = sum over j in order of m_j d / (|d|^2 + eps^2)^{3/2}, d = r_j - r_i, for targets [0, count) at
+  // (tx, ty, tz) (count <= kSimdBlock, rounded up to whole register pairs: all-pairs passes kSimdBlock, a
+  // tree group its size), written to (ax, ay, az); all six arrays 64-byte aligned and kSimdBlock long. The
   // near loop when the targets' reach and sources.reach add up to at most kSimdNearReach, else the far one.
-  void (*block_accelerations)(const Real* tx, const Real* ty, const Real* tz, SimdForceSources<Real> sources,
-                              Real softening_squared, Real* ax, Real* ay, Real* az);
+  void (*block_accelerations)(const Real* tx, const Real* ty, const Real* tz, int count,
+                              SimdForceSources<Real> sources, Real softening_squared, Real* ax, Real* ay,
+                              Real* az);
   // x += v dt for particles [begin, end) of SoA rows (unaligned), exactly the scalar drift's rounding.
   void (*drift_soa)(Real* x, Real* y, Real* z, const Real* vx, const Real* vy, const Real* vz,
                     std::ptrdiff_t begin, std::ptrdiff_t end, Real dt);

@@ -300,8 +300,8 @@ TreeCounts CpuTree<Real>::walk(ThreadPool& pool, const Position& position, const
           m[j] = m_m[at];
           reach = std::max({reach, std::fabs(x[j]), std::fabs(y[j]), std::fabs(z[j])});
         }
-        simd->block_accelerations(tx, ty, tz, {x, y, z, m, static_cast<int>(bodies.size()), reach}, eps2, bx,
-                                  by, bz);
+        simd->block_accelerations(tx, ty, tz, group.count,
+                                  {x, y, z, m, static_cast<int>(bodies.size()), reach}, eps2, bx, by, bz);
         vector_nodes = stage_multipoles(nodes, target_reach, multipoles);
         if (vector_nodes) {
           const std::size_t c = nodes.size();
