@@ -196,9 +196,9 @@ HWY_INLINE void NodePull(D d, hn::Vec<D> x, hn::Vec<D> y, hn::Vec<D> z, const hn
   const auto uqu = hn::Mul(hn::MulAdd(uz, qz, hn::MulAdd(uy, qy, hn::Mul(ux, qx))), hn::Set(d, T(-2.5)));
   const auto m = node[3];
   // s (-M u + s (Q u + uqu u)), uqu already -5/2 u.Q.u.
-  ax = hn::MulAdd(s, hn::MulAdd(s, hn::MulAdd(uqu, ux, qx), hn::Neg(hn::Mul(m, ux))), ax);
-  ay = hn::MulAdd(s, hn::MulAdd(s, hn::MulAdd(uqu, uy, qy), hn::Neg(hn::Mul(m, uy))), ay);
-  az = hn::MulAdd(s, hn::MulAdd(s, hn::MulAdd(uqu, uz, qz), hn::Neg(hn::Mul(m, uz))), az);
+  ax = hn::MulAdd(s, hn::MulSub(s, hn::MulAdd(uqu, ux, qx), hn::Mul(m, ux)), ax);
+  ay = hn::MulAdd(s, hn::MulSub(s, hn::MulAdd(uqu, uy, qy), hn::Mul(m, uy)), ay);
+  az = hn::MulAdd(s, hn::MulSub(s, hn::MulAdd(uqu, uz, qz), hn::Mul(m, uz)), az);
 }
 
 // Two registers of targets per pass over the nodes, as ForceLoop: each node's ten broadcasts serve both.
@@ -218,10 +218,9 @@ HWY_NOINLINE void NodeAccelerations(const T* HWY_RESTRICT tx, const T* HWY_RESTR
     auto ax1 = hn::Load(d, ax + i + lanes), ay1 = hn::Load(d, ay + i + lanes),
          az1 = hn::Load(d, az + i + lanes);
     for (int j = 0; j < s.count; ++j) {
-      const hn::Vec<decltype(d)> node[10] = {
-          hn::Set(d, s.x[j]),    hn::Set(d, s.y[j]),    hn::Set(d, s.z[j]),    hn::Set(d, s.m[j]),
-          hn::Set(d, s.q[0][j]), hn::Set(d, s.q[1][j]), hn::Set(d, s.q[2][j]), hn::Set(d, s.q[3][j]),
-          hn::Set(d, s.q[4][j]), hn::Set(d, s.q[5][j])};
+      const T* const r = s.records + static_cast<std::ptrdiff_t>(kMultipoleFields) * s.ids[j];
+      hn::Vec<decltype(d)> node[kMultipoleFields];
+      for (int f = 0; f < kMultipoleFields; ++f) node[f] = hn::Set(d, r[f]);
       NodePull(d, x0, y0, z0, node, eps2, ax0, ay0, az0);
       NodePull(d, x1, y1, z1, node, eps2, ax1, ay1, az1);
     }

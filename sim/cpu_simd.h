@@ -32,12 +32,15 @@ struct SimdForceSources {
   Real reach;  // at least the largest |x|, |y| or |z| of the sources
 };
 
-// A tree's multipoles that a group of targets takes whole (sim/cpu_tree.h), one row a field: centre of mass,
-// mass and the traceless quadrupole xx, yy, zz, xy, xz, yz.
+// A tree node's multipole as the vector node loop reads it: centre of mass x, y, z, mass, then the traceless
+// quadrupole xx, yy, zz, xy, xz, yz, kMultipoleFields scalars a node.
+inline constexpr int kMultipoleFields = 10;
+
+// The multipoles a group of targets takes whole (sim/cpu_tree.h): the nodes ids[0, count) of `records`.
 template <class Real>
 struct SimdNodeSources {
-  const Real *x, *y, *z, *m;
-  const Real* q[6];
+  const Real* records;
+  const int* ids;
   int count;
 };
 

@@ -44,17 +44,34 @@ class CpuTree {
   int body_at(int k) const { return m_order[static_cast<std::size_t>(k)]; }
 
  private:
+  // What the walk reads of a node to open it or take it whole; the moments sit apart (m_moments,
+  // m_multipoles), so the tree's descent touches 48 bytes a node.
   struct Node {
     int first = 0, count = 0;               // the bodies [first, first + count) of the curve
     int child_first = -1, child_count = 0;  // children are contiguous in m_nodes; -1: a leaf
-    double mass = 0;
     std::array<double, 3> com{};
+    double open2 = 0;  // a group's box farther than sqrt(open2) from com takes the node whole; inf: never
+  };
+  struct Moments {
+    double mass = 0;
     std::array<double, 6> quad{};  // traceless: xx, yy, zz, xy, xz, yz of sum m (3 d d - |d|^2 I)
-    double extent = 0;             // the largest |x - com| of its bodies
   };
   struct Group {
     int first = 0, count = 0;  // curve positions
     std::array<double, 3> lo{}, hi{};
+  };
+  // A run of bodies taken one by one: an opened leaf's, contiguous on the curve.
+  struct Run {
+    int first = 0, count = 0;
+  };
+  // One thread's interaction list and staging, kept across its groups: the list is nodes[0, taken) and
+  // runs[0, opened), the buffers as long as the most they take.
+  struct Scratch {
+    std::vector<int> stack, nodes;
+    std::vector<Run> runs;
+    int taken = 0, opened = 0;
+    int bodies = 0;          // in the runs, summed
+    std::vector<Real> rows;  // the vector pair loop's sources: x | y | z | m, the runs' bodies long
   };
 
   // The groups holding any of `targets` (state indices), in curve order.
@@ -65,10 +82,8 @@ class CpuTree {
                   const Wanted& wanted, Real eps2, const Sink& sink, const SimdKernelsT<Real>* simd) const;
   void build_nodes(int leaf_size);
   void upsweep();
-  // The interaction list of `group`: bodies (curve positions) taken one by one, nodes taken whole.
-  void interaction_list(const Group& group, std::vector<int>& bodies, std::vector<int>& nodes) const;
-  // `nodes`' moments in Real, one row a field (SimdNodeSources); false: too far for the vector node loop.
-  bool stage_multipoles(const std::vector<int>& nodes, Real target_reach, std::vector<Real>& rows) const;
+  // The interaction list of `group` into scratch: runs of bodies, nodes taken whole.
+  void interaction_list(const Group& group, Scratch& scratch) const;
 
   TreeSettings m_settings;
   std::vector<std::uint64_t> m_keys;     // sorted Morton keys, 21 bits an axis
@@ -76,6 +91,9 @@ class CpuTree {
   std::vector<int> m_position;           // body -> curve position
   std::vector<Real> m_x, m_y, m_z, m_m;  // the sorted copy of the sources
   std::vector<Node> m_nodes;             // the root first, children after their parent
+  std::vector<Moments> m_moments;        // by node, in double: the scalar loop's
+  std::vector<Real> m_multipoles;        // by node, kMultipoleFields each in Real: the vector loop's
+  Real m_reach = 0;                      // the largest |coordinate| of a body, so of a centre of mass too
   std::vector<Group> m_groups;           // runs of group_size along the curve
   std::vector<int> m_group_of;           // curve position -> group
 };
@@ -83,3 +101,4 @@ class CpuTree {
 }  // namespace coalesce
 
 #include "sim/cpu_tree_impl.h"
+#include "sim/cpu_tree_walk.h"

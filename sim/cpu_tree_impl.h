@@ -1,5 +1,5 @@
-// CpuTree's templates (sim/cpu_tree.h). Moments are accumulated in double whatever the state's precision:
-// the reference's error is the opening angle's, not the upsweep's rounding.
+// CpuTree's build (sim/cpu_tree.h; the walk is sim/cpu_tree_walk.h). Moments are accumulated in double
+// whatever the state's precision: the reference's error is the opening angle's, not the upsweep's rounding.
 #pragma once
 
 #include <algorithm>
@@ -63,6 +63,9 @@ void CpuTree<Real>::build(const Source& source, int n, const TreeSettings& setti
     m_z[k] = b.z;
     m_m[k] = b.w;
   }
+  m_reach = 0;
+  for (std::size_t k = 0; k < count; ++k)
+    m_reach = std::max({m_reach, std::fabs(m_x[k]), std::fabs(m_y[k]), std::fabs(m_z[k])});
   build_nodes(std::max(1, settings.leaf_size));
   upsweep();
   // Groups: fixed runs of the curve with their bounding boxes, whatever targets a walk is asked for.
@@ -124,121 +127,106 @@ void CpuTree<Real>::build_nodes(int leaf_size) {
 
 template <class Real>
 void CpuTree<Real>::upsweep() {
+  m_moments.assign(m_nodes.size(), Moments{});
+  m_multipoles.resize(m_nodes.size() * kMultipoleFields);
+  const double theta = m_settings.theta;
   for (std::size_t id = m_nodes.size(); id-- > 0;) {
     Node& node = m_nodes[id];
-    node.mass = 0;
+    Moments& moments = m_moments[id];
     std::array<double, 3> weighted{};
     if (node.child_first < 0) {
       for (int k = node.first; k < node.first + node.count; ++k) {
         const auto at = static_cast<std::size_t>(k);
         const double m = m_m[at];
-        node.mass += m;
+        moments.mass += m;
         weighted[0] += m * m_x[at];
         weighted[1] += m * m_y[at];
         weighted[2] += m * m_z[at];
       }
     } else {
       for (int c = node.child_first; c < node.child_first + node.child_count; ++c) {
-        const Node& child = m_nodes[static_cast<std::size_t>(c)];
-        node.mass += child.mass;
-        for (std::size_t a = 0; a < 3; ++a) weighted[a] += child.mass * child.com[a];
+        const double mass = m_moments[static_cast<std::size_t>(c)].mass;
+        moments.mass += mass;
+        for (std::size_t a = 0; a < 3; ++a) weighted[a] += mass * m_nodes[static_cast<std::size_t>(c)].com[a];
       }
     }
     // Massless nodes (zero-mass bodies) keep their geometric centre: the first body's position.
     const auto first = static_cast<std::size_t>(node.first);
     for (std::size_t a = 0; a < 3; ++a)
-      node.com[a] = node.mass > 0 ? weighted[a] / node.mass
-                                  : (a == 0   ? m_x[first]
-                                     : a == 1 ? m_y[first]
-                                              : m_z[first]);
+      node.com[a] = moments.mass > 0 ? weighted[a] / moments.mass
+                                     : (a == 0   ? m_x[first]
+                                        : a == 1 ? m_y[first]
+                                                 : m_z[first]);
     // Quadrupole about the centre of mass, and the extent, from the bodies (exact, and O(N) per level).
-    node.quad.fill(0.0);
-    node.extent = 0;
+    double extent2 = 0;  // the largest |x - com|^2 of its bodies
     for (int k = node.first; k < node.first + node.count; ++k) {
       const auto at = static_cast<std::size_t>(k);
       const double d[3] = {m_x[at] - node.com[0], m_y[at] - node.com[1], m_z[at] - node.com[2]};
       const double d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
       const double m = m_m[at];
-      node.quad[0] += m * (3 * d[0] * d[0] - d2);
-      node.quad[1] += m * (3 * d[1] * d[1] - d2);
-      node.quad[2] += m * (3 * d[2] * d[2] - d2);
-      node.quad[3] += m * 3 * d[0] * d[1];
-      node.quad[4] += m * 3 * d[0] * d[2];
-      node.quad[5] += m * 3 * d[1] * d[2];
-      node.extent = std::max(node.extent, std::sqrt(d2));
+      moments.quad[0] += m * (3 * d[0] * d[0] - d2);
+      moments.quad[1] += m * (3 * d[1] * d[1] - d2);
+      moments.quad[2] += m * (3 * d[2] * d[2] - d2);
+      moments.quad[3] += m * 3 * d[0] * d[1];
+      moments.quad[4] += m * 3 * d[0] * d[2];
+      moments.quad[5] += m * 3 * d[1] * d[2];
+      extent2 = std::max(extent2, d2);
     }
+    // Taken whole when extent < theta d, d the distance to a group's box; theta 0 opens every node.
+    node.open2 = theta > 0 ? extent2 / (theta * theta) : std::numeric_limits<double>::infinity();
+    Real* const record = &m_multipoles[id * kMultipoleFields];
+    for (std::size_t a = 0; a < 3; ++a) record[a] = static_cast<Real>(node.com[a]);
+    record[3] = static_cast<Real>(moments.mass);
+    for (std::size_t q = 0; q < 6; ++q) record[4 + q] = static_cast<Real>(moments.quad[q]);
   }
 }
 
 template <class Real>
-void CpuTree<Real>::interaction_list(const Group& group, std::vector<int>& bodies,
-                                     std::vector<int>& nodes) const {
-  bodies.clear();
-  nodes.clear();
-  if (m_nodes.empty()) return;
-  const double theta = m_settings.theta;
-  std::vector<int> stack{0};
-  while (!stack.empty()) {
-    const Node& node = m_nodes[static_cast<std::size_t>(stack.back())];
-    const int id = stack.back();
-    stack.pop_back();
-    // The distance from the centre of mass to the nearest point of the group's box.
-    double d2 = 0;
-    for (std::size_t a = 0; a < 3; ++a) {
-      const double below = group.lo[a] - node.com[a], above = node.com[a] - group.hi[a];
-      const double gap = std::max({below, above, 0.0});
-      d2 += gap * gap;
+void CpuTree<Real>::interaction_list(const Group& group, Scratch& scratch) const {
+  // Buffers as long as the most each can take, so each child is filed without a branch: taken whole or opened
+  // is the walk's least predictable test.
+  const std::size_t most = m_nodes.size() + 1;
+  if (scratch.nodes.size() < most) {
+    scratch.nodes.resize(most);
+    scratch.runs.resize(most);
+    scratch.stack.resize(most);
+  }
+  int* const nodes = scratch.nodes.data();
+  Run* const runs = scratch.runs.data();
+  int* const stack = scratch.stack.data();
+  std::size_t taken = 0, opened = 0, pending = 0;
+  int bodies = 0;
+  // The children [c0, c1) of an opened node (the root alone at first): the near ones stacked last-first, so
+  // leaves are taken in curve order, the pairs' summation order that theta 0's rounding was measured with.
+  const auto file = [&](int c0, int c1) {
+    for (int c = c1 - 1; c >= c0; --c) {
+      const Node& node = m_nodes[static_cast<std::size_t>(c)];
+      // The distance from the centre of mass to the nearest point of the group's box.
+      double d2 = 0;
+      for (std::size_t a = 0; a < 3; ++a) {
+        const double gap = std::max({group.lo[a] - node.com[a], node.com[a] - group.hi[a], 0.0});
+        d2 += gap * gap;
+      }
+      const bool take = d2 > node.open2;
+      nodes[taken] = c;
+      taken += take;
+      stack[pending] = c;
+      pending += !take;
     }
-    if (theta > 0 && node.extent * node.extent < theta * theta * d2) {
-      nodes.push_back(id);
-    } else if (node.child_first < 0) {
-      for (int k = node.first; k < node.first + node.count; ++k) bodies.push_back(k);
+  };
+  if (!m_nodes.empty()) file(0, 1);
+  while (pending > 0) {
+    const Node& node = m_nodes[static_cast<std::size_t>(stack[--pending])];
+    if (node.child_first < 0) {
+      runs[opened++] = {node.first, node.count};
+      bodies += node.count;
     } else {
-      // Children pushed last-first, so they are taken in curve order: a fixed order of the sums.
-      for (int c = node.child_first + node.child_count - 1; c >= node.child_first; --c) stack.push_back(c);
+      file(node.child_first, node.child_first + node.child_count);
     }
   }
-}
-
-template <class Real>
-bool CpuTree<Real>::stage_multipoles(const std::vector<int>& nodes, Real target_reach,
-                                     std::vector<Real>& rows) const {
-  const std::size_t c = nodes.size();
-  rows.resize(10 * c);
-  double reach = 0;
-  for (std::size_t j = 0; j < c; ++j) {
-    const Node& node = m_nodes[static_cast<std::size_t>(nodes[j])];
-    for (std::size_t a = 0; a < 3; ++a) {
-      rows[a * c + j] = static_cast<Real>(node.com[a]);
-      reach = std::max(reach, std::fabs(node.com[a]));
-    }
-    rows[3 * c + j] = static_cast<Real>(node.mass);
-    for (std::size_t q = 0; q < 6; ++q) rows[(4 + q) * c + j] = static_cast<Real>(node.quad[q]);
-  }
-  return reach + static_cast<double>(target_reach) <= kSimdNearReach;
-}
-
-template <class Real>
-template <class Position, class Sink>
-TreeCounts CpuTree<Real>::accelerations(ThreadPool& pool, const Position& position, BodyRange targets,
-                                        Real eps2, const Sink& sink, const SimdKernelsT<Real>* simd) const {
-  std::vector<int> range;
-  for (int i = targets.begin; i < targets.end; ++i) range.push_back(i);
-  return walk(
-      pool, position, groups_holding(range), [&](int i) { return i >= targets.begin && i < targets.end; }, eps2,
-      sink, simd);
-}
-
-template <class Real>
-template <class Position, class Sink>
-TreeCounts CpuTree<Real>::accelerations_of(ThreadPool& pool, const Position& position,
-                                           const std::vector<int>& targets, Real eps2, const Sink& sink,
-                                           const SimdKernelsT<Real>* simd) const {
-  std::vector<char> chosen(m_order.size(), 0);
-  for (int i : targets) chosen[static_cast<std::size_t>(i)] = 1;
-  return walk(
-      pool, position, groups_holding(targets), [&](int i) { return chosen[static_cast<std::size_t>(i)] != 0; },
-      eps2, sink, simd);
+  scratch.taken = static_cast<int>(taken);
+  scratch.opened = static_cast<int>(opened);
+  scratch.bodies = bodies;
 }
 
 template <class Real>
@@ -251,123 +239,6 @@ std::vector<int> CpuTree<Real>::groups_holding(const std::vector<int>& targets) 
   for (std::size_t g = 0; g < holds.size(); ++g)
     if (holds[g]) groups.push_back(static_cast<int>(g));
   return groups;
-}
-
-template <class Real>
-template <class Position, class Wanted, class Sink>
-TreeCounts CpuTree<Real>::walk(ThreadPool& pool, const Position& position, const std::vector<int>& groups,
-                               const Wanted& wanted, Real eps2, const Sink& sink,
-                               const SimdKernelsT<Real>* simd) const {
-  std::vector<TreeCounts> counts(groups.size());
-  const double soft = static_cast<double>(eps2);
-  const bool vector_pairs = simd != nullptr && m_settings.group_size <= kSimdBlock;
-  pool.parallel_for(static_cast<int>(groups.size()), [&](int g0, int g1) {
-    std::vector<int> bodies, nodes;
-    struct alignas(64) Block {
-      Real v[kSimdBlock];
-    };
-    std::vector<Block> rows;  // the vector loop's sources: x | y | z | m, each padded to whole blocks
-    std::vector<Real> multipoles;  // the vector node loop's: x | y | z | m | 6 quadrupole rows, nodes long
-    alignas(64) Real tx[kSimdBlock], ty[kSimdBlock], tz[kSimdBlock], bx[kSimdBlock], by[kSimdBlock],
-        bz[kSimdBlock];
-    for (int gi = g0; gi < g1; ++gi) {
-      const Group& group = m_groups[static_cast<std::size_t>(groups[static_cast<std::size_t>(gi)])];
-      interaction_list(group, bodies, nodes);
-      bool vector_nodes = false;
-      if (vector_pairs) {
-        // Every target of the group (a fixed run of the curve), whatever the range: a slice's bits are the
-        // whole's. Unused lanes repeat the group's last target; their sums are dropped.
-        Real target_reach = 0;
-        for (int k = 0; k < kSimdBlock; ++k) {
-          const Vec3T<Real> p =
-              position(m_order[static_cast<std::size_t>(group.first + std::min(k, group.count - 1))]);
-          tx[k] = p.x;
-          ty[k] = p.y;
-          tz[k] = p.z;
-          target_reach = std::max({target_reach, std::fabs(p.x), std::fabs(p.y), std::fabs(p.z)});
-        }
-        const std::size_t blocks = (bodies.size() + kSimdBlock - 1) / kSimdBlock;
-        rows.assign(4 * std::max<std::size_t>(blocks, 1), Block{});
-        Real* const x = rows[0].v;
-        Real *const y = x + blocks * kSimdBlock, *const z = y + blocks * kSimdBlock,
-                    *const m = z + blocks * kSimdBlock;
-        Real reach = 0;
-        for (std::size_t j = 0; j < bodies.size(); ++j) {
-          const auto at = static_cast<std::size_t>(bodies[j]);
-          x[j] = m_x[at];
-          y[j] = m_y[at];
-          z[j] = m_z[at];
-          m[j] = m_m[at];
-          reach = std::max({reach, std::fabs(x[j]), std::fabs(y[j]), std::fabs(z[j])});
-        }
-        simd->block_accelerations(tx, ty, tz, group.count,
-                                  {x, y, z, m, static_cast<int>(bodies.size()), reach}, eps2, bx, by, bz);
-        vector_nodes = stage_multipoles(nodes, target_reach, multipoles);
-        if (vector_nodes) {
-          const std::size_t c = nodes.size();
-          const Real* const row = multipoles.data();
-          simd->node_accelerations(
-              tx, ty, tz, group.count,
-              {row,
-               row + c,
-               row + 2 * c,
-               row + 3 * c,
-               {row + 4 * c, row + 5 * c, row + 6 * c, row + 7 * c, row + 8 * c, row + 9 * c},
-               static_cast<int>(c)},
-              eps2, bx, by, bz);
-        }
-      }
-      for (int k = group.first; k < group.first + group.count; ++k) {
-        const int i = m_order[static_cast<std::size_t>(k)];
-        if (!wanted(i)) continue;
-        const Vec3T<Real> p = position(i);
-        Real ax = 0, ay = 0, az = 0;
-        if (vector_pairs) {
-          ax = bx[k - group.first];
-          ay = by[k - group.first];
-          az = bz[k - group.first];
-        } else {
-          // Body-body pulls in the state's precision, as all-pairs computes them (the self term is 0).
-          for (int b : bodies) {
-            const auto at = static_cast<std::size_t>(b);
-            const Real dx = m_x[at] - p.x, dy = m_y[at] - p.y, dz = m_z[at] - p.z;
-            const Real r2 = dx * dx + dy * dy + dz * dz + eps2;
-            const Real s = m_m[at] / (r2 * std::sqrt(r2));
-            ax += dx * s;
-            ay += dy * s;
-            az += dz * s;
-          }
-        }
-        // Body-node pulls: monopole and quadrupole, a = -M r / r^3 + Q r / r^5 - 5/2 (r.Q.r) r / r^7 with
-        // r = p - com and r^2 softened as the pairs are; in double, rounded once into the sum.
-        if (!vector_nodes)
-          for (int id : nodes) {
-            const Node& node = m_nodes[static_cast<std::size_t>(id)];
-            const double r[3] = {p.x - node.com[0], p.y - node.com[1], p.z - node.com[2]};
-            const double r2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + soft;
-            const double inv = 1.0 / std::sqrt(r2), inv2 = inv * inv, inv3 = inv * inv2, inv5 = inv3 * inv2;
-            const std::array<double, 6>& q = node.quad;
-            const double qr[3] = {q[0] * r[0] + q[3] * r[1] + q[4] * r[2],
-                                  q[3] * r[0] + q[1] * r[1] + q[5] * r[2],
-                                  q[4] * r[0] + q[5] * r[1] + q[2] * r[2]};
-            const double rqr = r[0] * qr[0] + r[1] * qr[1] + r[2] * qr[2];
-            const double radial = -node.mass * inv3 - 2.5 * rqr * inv5 * inv2;
-            ax += static_cast<Real>(radial * r[0] + qr[0] * inv5);
-            ay += static_cast<Real>(radial * r[1] + qr[1] * inv5);
-            az += static_cast<Real>(radial * r[2] + qr[2] * inv5);
-          }
-        sink(i, Vec3T<Real>{ax, ay, az});
-        counts[static_cast<std::size_t>(gi)].particle_particle += static_cast<double>(bodies.size());
-        counts[static_cast<std::size_t>(gi)].particle_node += static_cast<double>(nodes.size());
-      }
-    }
-  });
-  TreeCounts total;
-  for (const TreeCounts& c : counts) {
-    total.particle_particle += c.particle_particle;
-    total.particle_node += c.particle_node;
-  }
-  return total;
 }
 
 }  // namespace coalesce
