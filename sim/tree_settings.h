@@ -15,9 +15,15 @@ inline constexpr double kMaxTheta = 1.0;
 // farther than b / theta from that centre; 0 opens every node (the walk is then the direct sum).
 struct TreeSettings {
   double theta = kDefaultTheta;
-  int leaf_size = 16;   // bodies a node may hold and still be taken body by body when opened
+  int leaf_size = 16;   // bodies a node may hold and still be taken body by body when opened (the CPU
+                        // solver's: kCpuLeafSize)
   int group_size = 32;  // targets that share one interaction list: a warp's worth on the GPU
 };
+
+// The leaf size the CPU tree solver builds with: its vector pair loop makes a body's pull cheaper than a
+// node's, and its walk's descent costs by the node, so at 100K galaxies leaves of 32 took 16% less CPU time
+// than 16's (48 and 64 about the same as 32) with a lower error (docs/perf.md, "CPU tree speed").
+inline constexpr int kCpuLeafSize = 32;
 
 // What a walk evaluated, summed over its targets: body-body pulls and body-node (multipole) pulls.
 struct TreeCounts {
