@@ -23,8 +23,9 @@ template <class Real>
 class CpuTree {
  public:
   // The sources' {x, y, z, m} for bodies 0 .. n-1, as source(i) returns them (Vec4T<Real>).
+  // `pool`: the build's threads (null: this one); the tree is the same on any count.
   template <class Source>
-  void build(const Source& source, int n, const TreeSettings& settings);
+  void build(const Source& source, int n, const TreeSettings& settings, ThreadPool* pool = nullptr);
 
   // sink(i, acceleration) for every target i in `targets` (state order) whose position is position(i)
   // (Vec3T<Real>), eps2 the squared softening; the pool's threads each take whole groups. `simd`: a group's
@@ -81,7 +82,9 @@ class CpuTree {
   TreeCounts walk(ThreadPool& pool, const Position& position, const std::vector<int>& groups,
                   const Wanted& wanted, Real eps2, const Sink& sink, const SimdKernelsT<Real>* simd) const;
   void build_nodes(int leaf_size);
-  void upsweep();
+  void upsweep(ThreadPool* pool);
+  // Node id's moments, centre of mass and opening distance, its children's done.
+  void sweep_node(std::size_t id);
   // The interaction list of `group` into scratch: runs of bodies, nodes taken whole.
   void interaction_list(const Group& group, Scratch& scratch) const;
 
@@ -91,6 +94,7 @@ class CpuTree {
   std::vector<int> m_position;           // body -> curve position
   std::vector<Real> m_x, m_y, m_z, m_m;  // the sorted copy of the sources
   std::vector<Node> m_nodes;             // the root first, children after their parent
+  std::vector<int> m_level_first;        // the first node of each level: breadth-first, levels are runs
   std::vector<Moments> m_moments;        // by node, in double: the scalar loop's
   std::vector<Real> m_multipoles;        // by node, kMultipoleFields each in Real: the vector loop's
   Real m_reach = 0;                      // the largest |coordinate| of a body, so of a centre of mass too

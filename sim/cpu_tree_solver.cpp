@@ -91,7 +91,8 @@ class CpuTreeSolver final : public ForceSolver {
     m_built_with.leaf_size = kCpuLeafSize;
     with_view(sources.state, [&](const auto& view) {
       using Real = typename std::decay_t<decltype(view)>::Scalar;
-      tree<Real>().build([&](int i) { return view.position_mass(i); }, sources.state.n, m_built_with);
+      tree<Real>().build([&](int i) { return view.position_mass(i); }, sources.state.n, m_built_with,
+                         &m_pool);
     });
   }
   template <class Real>

@@ -55,7 +55,8 @@ std::vector<Vec3T<Real>> tree_accelerations(const std::vector<Particle>& bodies,
     const Particle& b = bodies[static_cast<std::size_t>(i)];
     return Vec4T<Real>{Real(b.x), Real(b.y), Real(b.z), Real(b.mass)};
   };
-  tree.build(source, static_cast<int>(bodies.size()), settings);
+  tree.build(source, static_cast<int>(bodies.size()), settings,
+             &pool);  // the build on the walk's threads too
   std::vector<Vec3T<Real>> a(bodies.size(), Vec3T<Real>{0, 0, 0});
   const TreeCounts c = tree.accelerations(
       pool,
