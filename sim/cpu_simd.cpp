@@ -85,12 +85,12 @@ HWY_INLINE hn::Vec<D> MassOverCube(D d, hn::Vec<D> m, hn::Vec<D> r2) {
 // independent chains keep the FMA pipes full.
 template <bool kFar, class T>
 HWY_INLINE void ForceLoop(const T* HWY_RESTRICT tx, const T* HWY_RESTRICT ty, const T* HWY_RESTRICT tz,
-                          SimdForceSources<T> s, T softening_squared, T* HWY_RESTRICT ax, T* HWY_RESTRICT ay,
-                          T* HWY_RESTRICT az) {
+                          std::size_t count, SimdForceSources<T> s, T softening_squared, T* HWY_RESTRICT ax,
+                          T* HWY_RESTRICT ay, T* HWY_RESTRICT az) {
   const hn::ScalableTag<T> d;
   const std::size_t lanes = hn::Lanes(d);
   const auto eps2 = hn::Set(d, softening_squared);
-  for (std::size_t i = 0; i < static_cast<std::size_t>(kSimdBlock); i += 2 * lanes) {
+  for (std::size_t i = 0; i < count; i += 2 * lanes) {
     const auto x0 = hn::Load(d, tx + i), y0 = hn::Load(d, ty + i), z0 = hn::Load(d, tz + i);
     const auto x1 = hn::Load(d, tx + i + lanes), y1 = hn::Load(d, ty + i + lanes), z1 = hn::Load(d, tz + i + lanes);
     auto ax0 = hn::Zero(d), ay0 = hn::Zero(d), az0 = hn::Zero(d);
@@ -125,35 +125,112 @@ HWY_INLINE void ForceLoop(const T* HWY_RESTRICT tx, const T* HWY_RESTRICT ty, co
 // uses (scripts/cpu-loop-count).
 template <class T>
 HWY_NOINLINE void BlockAccelerations(const T* HWY_RESTRICT tx, const T* HWY_RESTRICT ty,
-                                     const T* HWY_RESTRICT tz, SimdForceSources<T> s, T softening_squared,
-                                     T* HWY_RESTRICT ax, T* HWY_RESTRICT ay, T* HWY_RESTRICT az) {
-  ForceLoop<false>(tx, ty, tz, s, softening_squared, ax, ay, az);
+                                     const T* HWY_RESTRICT tz, std::size_t count, SimdForceSources<T> s,
+                                     T softening_squared, T* HWY_RESTRICT ax, T* HWY_RESTRICT ay,
+                                     T* HWY_RESTRICT az) {
+  ForceLoop<false>(tx, ty, tz, count, s, softening_squared, ax, ay, az);
 }
 
 // The loop for the rest of the accepted range (sim/limits.h): r^2 capped, and fp64's float seed taken over
 // every double's exponent.
 template <class T>
 HWY_NOINLINE void FarBlockAccelerations(const T* HWY_RESTRICT tx, const T* HWY_RESTRICT ty,
-                                        const T* HWY_RESTRICT tz, SimdForceSources<T> s, T softening_squared,
-                                        T* HWY_RESTRICT ax, T* HWY_RESTRICT ay, T* HWY_RESTRICT az) {
-  ForceLoop<true>(tx, ty, tz, s, softening_squared, ax, ay, az);
+                                        const T* HWY_RESTRICT tz, std::size_t count, SimdForceSources<T> s,
+                                        T softening_squared, T* HWY_RESTRICT ax, T* HWY_RESTRICT ay,
+                                        T* HWY_RESTRICT az) {
+  ForceLoop<true>(tx, ty, tz, count, s, softening_squared, ax, ay, az);
 }
 
 // A block whose targets and sources all lie within kSimdNearReach of the origin between them has every r^2
 // below 3e38 + eps^2, inside float's range: the near loop, with nothing for the edges, serves it.
 template <class T>
-void Accelerations(const T* HWY_RESTRICT tx, const T* HWY_RESTRICT ty, const T* HWY_RESTRICT tz,
+void Accelerations(const T* HWY_RESTRICT tx, const T* HWY_RESTRICT ty, const T* HWY_RESTRICT tz, int count,
                    SimdForceSources<T> s, T softening_squared, T* HWY_RESTRICT ax, T* HWY_RESTRICT ay,
                    T* HWY_RESTRICT az) {
   const hn::ScalableTag<T> d;
+  // Whole register pairs, as the loop computes them.
+  const std::size_t lanes = hn::Lanes(d),
+                    computed = (static_cast<std::size_t>(count) + 2 * lanes - 1) / (2 * lanes) * (2 * lanes);
   auto reach = hn::Zero(d);
-  for (std::size_t i = 0; i < static_cast<std::size_t>(kSimdBlock); i += hn::Lanes(d))
+  for (std::size_t i = 0; i < computed; i += lanes)
     reach = hn::Max(reach, hn::Max(hn::Abs(hn::Load(d, tx + i)),
                                    hn::Max(hn::Abs(hn::Load(d, ty + i)), hn::Abs(hn::Load(d, tz + i)))));
   if (hn::GetLane(hn::MaxOfLanes(d, reach)) + s.reach <= T(kSimdNearReach))
-    BlockAccelerations(tx, ty, tz, s, softening_squared, ax, ay, az);
+    BlockAccelerations(tx, ty, tz, computed, s, softening_squared, ax, ay, az);
   else
-    FarBlockAccelerations(tx, ty, tz, s, softening_squared, ax, ay, az);
+    FarBlockAccelerations(tx, ty, tz, computed, s, softening_squared, ax, ay, az);
+}
+
+// Terms of (1 - e)^(-1/2) = sum c_k e^k, c_k = (2k - 1)!! / (2^k k!): 1 / sqrt(x) from the same seeds; each
+// is below kSeries' term of the same k, so SeriesDegree() leaves out less than half an ulp here too.
+constexpr double kRootSeries[] = {1.0, 0.5, 0.375, 0.3125, 0.2734375, 0.24609375};
+
+// 1 / sqrt(x) for x positive and within float's range: y (1 + e (c1 + e (c2 + ...))), e = 1 - x y^2.
+template <class D>
+HWY_INLINE hn::Vec<D> ReciprocalSqrt(D d, hn::Vec<D> x) {
+  using T = hn::TFromD<D>;
+  constexpr int kDegree = SeriesDegree<T>();
+  const auto y = RsqrtSeed<false>(d, x);
+  const auto e = hn::NegMulAdd(x, hn::Mul(y, y), hn::Set(d, T(1)));
+  auto p = hn::Set(d, T(kRootSeries[kDegree]));
+  for (int k = kDegree - 1; k >= 1; --k) p = hn::MulAdd(p, e, hn::Set(d, T(kRootSeries[k])));
+  return hn::MulAdd(hn::Mul(y, e), p, y);
+}
+
+// One node's pull on a register of targets, added to (ax, ay, az). With u = r / sqrt(r^2 + eps^2) and s =
+// 1 / (r^2 + eps^2) the pull is s (-M u + s (Q u - 5/2 (u.Q.u) u)): every product stays near the result's
+// size (|Q u| s <= M theta^2 for an accepted node), so no r^-7 overflows the precision.
+template <class D>
+HWY_INLINE void NodePull(D d, hn::Vec<D> x, hn::Vec<D> y, hn::Vec<D> z, const hn::Vec<D>* node,
+                         hn::Vec<D> eps2, hn::Vec<D>& ax, hn::Vec<D>& ay, hn::Vec<D>& az) {
+  using T = hn::TFromD<D>;
+  const auto rx = hn::Sub(x, node[0]), ry = hn::Sub(y, node[1]), rz = hn::Sub(z, node[2]);
+  const auto r2 = hn::MulAdd(rz, rz, hn::MulAdd(ry, ry, hn::MulAdd(rx, rx, eps2)));
+  const auto inv = ReciprocalSqrt(d, r2);
+  const auto s = hn::Mul(inv, inv);
+  const auto ux = hn::Mul(rx, inv), uy = hn::Mul(ry, inv), uz = hn::Mul(rz, inv);
+  const auto* q = node + 4;  // xx, yy, zz, xy, xz, yz
+  const auto qx = hn::MulAdd(q[4], uz, hn::MulAdd(q[3], uy, hn::Mul(q[0], ux)));
+  const auto qy = hn::MulAdd(q[5], uz, hn::MulAdd(q[1], uy, hn::Mul(q[3], ux)));
+  const auto qz = hn::MulAdd(q[2], uz, hn::MulAdd(q[5], uy, hn::Mul(q[4], ux)));
+  const auto uqu = hn::Mul(hn::MulAdd(uz, qz, hn::MulAdd(uy, qy, hn::Mul(ux, qx))), hn::Set(d, T(-2.5)));
+  const auto m = node[3];
+  // s (-M u + s (Q u + uqu u)), uqu already -5/2 u.Q.u.
+  ax = hn::MulAdd(s, hn::MulSub(s, hn::MulAdd(uqu, ux, qx), hn::Mul(m, ux)), ax);
+  ay = hn::MulAdd(s, hn::MulSub(s, hn::MulAdd(uqu, uy, qy), hn::Mul(m, uy)), ay);
+  az = hn::MulAdd(s, hn::MulSub(s, hn::MulAdd(uqu, uz, qz), hn::Mul(m, uz)), az);
+}
+
+// Two registers of targets per pass over the nodes, as ForceLoop: each node's ten broadcasts serve both.
+template <class T>
+HWY_NOINLINE void NodeAccelerations(const T* HWY_RESTRICT tx, const T* HWY_RESTRICT ty,
+                                    const T* HWY_RESTRICT tz, int count, SimdNodeSources<T> s,
+                                    T softening_squared, T* HWY_RESTRICT ax, T* HWY_RESTRICT ay,
+                                    T* HWY_RESTRICT az) {
+  const hn::ScalableTag<T> d;
+  const std::size_t lanes = hn::Lanes(d);
+  const auto eps2 = hn::Set(d, softening_squared);
+  for (std::size_t i = 0; i < static_cast<std::size_t>(count); i += 2 * lanes) {
+    const auto x0 = hn::Load(d, tx + i), y0 = hn::Load(d, ty + i), z0 = hn::Load(d, tz + i);
+    const auto x1 = hn::Load(d, tx + i + lanes), y1 = hn::Load(d, ty + i + lanes),
+               z1 = hn::Load(d, tz + i + lanes);
+    auto ax0 = hn::Load(d, ax + i), ay0 = hn::Load(d, ay + i), az0 = hn::Load(d, az + i);
+    auto ax1 = hn::Load(d, ax + i + lanes), ay1 = hn::Load(d, ay + i + lanes),
+         az1 = hn::Load(d, az + i + lanes);
+    for (int j = 0; j < s.count; ++j) {
+      const T* const r = s.records + static_cast<std::ptrdiff_t>(kMultipoleFields) * s.ids[j];
+      hn::Vec<decltype(d)> node[kMultipoleFields];
+      for (int f = 0; f < kMultipoleFields; ++f) node[f] = hn::Set(d, r[f]);
+      NodePull(d, x0, y0, z0, node, eps2, ax0, ay0, az0);
+      NodePull(d, x1, y1, z1, node, eps2, ax1, ay1, az1);
+    }
+    hn::Store(ax0, d, ax + i);
+    hn::Store(ay0, d, ay + i);
+    hn::Store(az0, d, az + i);
+    hn::Store(ax1, d, ax + i + lanes);
+    hn::Store(ay1, d, ay + i + lanes);
+    hn::Store(az1, d, az + i + lanes);
+  }
 }
 
 template <class T>
@@ -267,7 +344,7 @@ void PackVec4(const T* HWY_RESTRICT pos_mass, const T* HWY_RESTRICT vel, std::pt
 
 template <class T>
 SimdKernelsT<T> KernelsFor() {
-  return {&Accelerations<T>, &DriftSoa<T>, &DriftVec4<T>, &PackSoa<T>, &PackVec4<T>};
+  return {&Accelerations<T>, &DriftSoa<T>, &DriftVec4<T>, &PackSoa<T>, &PackVec4<T>, &NodeAccelerations<T>};
 }
 
 SimdKernels MakeKernels() { return {KernelsFor<float>(), KernelsFor<double>()}; }

@@ -32,13 +32,27 @@ struct SimdForceSources {
   Real reach;  // at least the largest |x|, |y| or |z| of the sources
 };
 
+// A tree node's multipole as the vector node loop reads it: centre of mass x, y, z, mass, then the traceless
+// quadrupole xx, yy, zz, xy, xz, yz, kMultipoleFields scalars a node.
+inline constexpr int kMultipoleFields = 10;
+
+// The multipoles a group of targets takes whole (sim/cpu_tree.h): the nodes ids[0, count) of `records`.
+template <class Real>
+struct SimdNodeSources {
+  const Real* records;
+  const int* ids;
+  int count;
+};
+
 template <class Real>
 struct SimdKernelsT {
-  // a_i = sum over j in order of m_j d / (|d|^2 + eps^2)^{3/2}, d = r_j - r_i, for kSimdBlock targets at
-  // (tx, ty, tz)[0, kSimdBlock) (64-byte aligned), written to (ax, ay, az)[0, kSimdBlock) (aligned too). The
+  // a_i = sum over j in order of m_j d / (|d|^2 + eps^2)^{3/2}, d = r_j - r_i, for targets [0, count) at
+  // (tx, ty, tz) (count <= kSimdBlock, rounded up to whole register pairs: all-pairs passes kSimdBlock, a
+  // tree group its size), written to (ax, ay, az); all six arrays 64-byte aligned and kSimdBlock long. The
   // near loop when the targets' reach and sources.reach add up to at most kSimdNearReach, else the far one.
-  void (*block_accelerations)(const Real* tx, const Real* ty, const Real* tz, SimdForceSources<Real> sources,
-                              Real softening_squared, Real* ax, Real* ay, Real* az);
+  void (*block_accelerations)(const Real* tx, const Real* ty, const Real* tz, int count,
+                              SimdForceSources<Real> sources, Real softening_squared, Real* ax, Real* ay,
+                              Real* az);
   // x += v dt for particles [begin, end) of SoA rows (unaligned), exactly the scalar drift's rounding.
   void (*drift_soa)(Real* x, Real* y, Real* z, const Real* vx, const Real* vy, const Real* vz,
                     std::ptrdiff_t begin, std::ptrdiff_t end, Real dt);
@@ -49,6 +63,13 @@ struct SimdKernelsT {
                    const Real* vz, std::ptrdiff_t begin, std::ptrdiff_t end, float* out);
   void (*pack_vec4)(const Real* pos_mass, const Real* vel, std::ptrdiff_t begin, std::ptrdiff_t end,
                     float* out);
+  // a_i += sum over nodes in order of -M r / r^3 + Q r / r^5 - 5/2 (r.Q.r) r / r^7, r = target - com with
+  // r^2 softened, for targets [0, count) of (tx, ty, tz), added to (ax, ay, az); all six arrays aligned and
+  // kSimdBlock long (whole register pairs are computed). Near only: the targets and the centres of mass
+  // within kSimdNearReach of the origin between them.
+  void (*node_accelerations)(const Real* tx, const Real* ty, const Real* tz, int count,
+                             SimdNodeSources<Real> nodes, Real softening_squared, Real* ax, Real* ay,
+                             Real* az);
 };
 
 struct SimdKernels {

@@ -41,7 +41,7 @@ void simd_kick(ThreadPool& pool, const SimdKernelsT<typename View::Scalar>& kern
     for (int b = b0; b < b1; ++b) {
       const int first = base + b * kSimdBlock;
       const std::array<const Real*, 3> t = stage(first, tx, ty, tz);
-      kernels.block_accelerations(t[0], t[1], t[2], sources, eps2, ax, ay, az);
+      kernels.block_accelerations(t[0], t[1], t[2], kSimdBlock, sources, eps2, ax, ay, az);
       const int last = std::min(targets.end, first + kSimdBlock);
       for (int i = std::max(first, targets.begin); i < last; ++i) {
         const int k = i - first;

@@ -1,5 +1,5 @@
-// CpuTree's templates (sim/cpu_tree.h). Moments are accumulated in double whatever the state's precision:
-// the reference's error is the opening angle's, not the upsweep's rounding.
+// CpuTree's build (sim/cpu_tree.h; the walk is sim/cpu_tree_walk.h). Moments are accumulated in double
+// whatever the state's precision: the reference's error is the opening angle's, not the upsweep's rounding.
 #pragma once
 
 #include <algorithm>
@@ -24,27 +24,67 @@ inline int octant(std::uint64_t key, int level) {
 
 template <class Real>
 template <class Source>
-void CpuTree<Real>::build(const Source& source, int n, const TreeSettings& settings) {
+void CpuTree<Real>::build(const Source& source, int n, const TreeSettings& settings, ThreadPool* pool) {
   using namespace tree_detail;
   m_settings = settings;
   const auto count = static_cast<std::size_t>(n);
+  // A fixed split of [0, n) into one chunk a thread: min, max and a sorted merge give the same result on any.
+  const int chunks = pool ? pool->thread_count() : 1;
+  const auto chunk = [&](int c) {
+    return std::pair<std::size_t, std::size_t>{
+        count * static_cast<std::size_t>(c) / static_cast<std::size_t>(chunks),
+        count * static_cast<std::size_t>(c + 1) / static_cast<std::size_t>(chunks)};
+  };
+  const auto each_chunk = [&](const auto& fn) {
+    const auto run = [&](int c0, int c1) {
+      for (int c = c0; c < c1; ++c) fn(c, chunk(c).first, chunk(c).second);
+    };
+    if (pool)
+      pool->parallel_for(chunks, run);
+    else
+      run(0, chunks);
+  };
   std::vector<Vec4T<Real>> bodies(count);
+  std::vector<std::array<double, 6>> boxes(static_cast<std::size_t>(chunks));  // lo x, y, z, hi x, y, z
+  each_chunk([&](int c, std::size_t i0, std::size_t i1) {
+    std::array<double, 6>& box = boxes[static_cast<std::size_t>(c)];
+    for (std::size_t a = 0; a < 3; ++a) {
+      box[a] = std::numeric_limits<double>::infinity();
+      box[3 + a] = -std::numeric_limits<double>::infinity();
+    }
+    for (std::size_t i = i0; i < i1; ++i) {
+      bodies[i] = source(static_cast<int>(i));
+      const double p[3] = {bodies[i].x, bodies[i].y, bodies[i].z};
+      for (std::size_t a = 0; a < 3; ++a) {
+        box[a] = std::min(box[a], p[a]);
+        box[3 + a] = std::max(box[3 + a], p[a]);
+      }
+    }
+  });
   std::array<double, 3> lo{}, hi{};
   lo.fill(std::numeric_limits<double>::infinity());
   hi.fill(-std::numeric_limits<double>::infinity());
-  for (std::size_t i = 0; i < count; ++i) {
-    bodies[i] = source(static_cast<int>(i));
-    const double p[3] = {bodies[i].x, bodies[i].y, bodies[i].z};
-    for (int a = 0; a < 3; ++a) {
-      lo[static_cast<std::size_t>(a)] = std::min(lo[static_cast<std::size_t>(a)], p[a]);
-      hi[static_cast<std::size_t>(a)] = std::max(hi[static_cast<std::size_t>(a)], p[a]);
+  for (const auto& box : boxes)
+    for (std::size_t a = 0; a < 3; ++a) {
+      lo[a] = std::min(lo[a], box[a]);
+      hi[a] = std::max(hi[a], box[3 + a]);
     }
-  }
   const double size = morton_cube_size(lo.data(), hi.data());
+  // Keys sorted a chunk a thread, then the chunks merged: (key, index) pairs are all distinct, so there is
+  // one sorted order whatever the split (ties by index: the same curve for the same state).
   std::vector<std::pair<std::uint64_t, int>> keyed(count);
-  for (std::size_t i = 0; i < count; ++i)
-    keyed[i] = {morton_key(bodies[i].x, bodies[i].y, bodies[i].z, lo.data(), size), static_cast<int>(i)};
-  std::sort(keyed.begin(), keyed.end());  // ties by index: the same curve for the same state
+  each_chunk([&](int, std::size_t i0, std::size_t i1) {
+    for (std::size_t i = i0; i < i1; ++i)
+      keyed[i] = {morton_key(bodies[i].x, bodies[i].y, bodies[i].z, lo.data(), size), static_cast<int>(i)};
+    std::sort(keyed.begin() + static_cast<std::ptrdiff_t>(i0),
+              keyed.begin() + static_cast<std::ptrdiff_t>(i1));
+  });
+  for (int width = 1; width < chunks; width *= 2)
+    for (int c = 0; c + width < chunks; c += 2 * width)
+      std::inplace_merge(
+          keyed.begin() + static_cast<std::ptrdiff_t>(chunk(c).first),
+          keyed.begin() + static_cast<std::ptrdiff_t>(chunk(c + width).first),
+          keyed.begin() + static_cast<std::ptrdiff_t>(chunk(std::min(c + 2 * width, chunks) - 1).second));
   m_keys.resize(count);
   m_order.resize(count);
   m_position.resize(count);
@@ -52,19 +92,24 @@ void CpuTree<Real>::build(const Source& source, int n, const TreeSettings& setti
   m_y.resize(count);
   m_z.resize(count);
   m_m.resize(count);
-  for (std::size_t k = 0; k < count; ++k) {
-    const int i = keyed[k].second;
-    m_keys[k] = keyed[k].first;
-    m_order[k] = i;
-    m_position[static_cast<std::size_t>(i)] = static_cast<int>(k);
-    const Vec4T<Real>& b = bodies[static_cast<std::size_t>(i)];
-    m_x[k] = b.x;
-    m_y[k] = b.y;
-    m_z[k] = b.z;
-    m_m[k] = b.w;
-  }
+  each_chunk([&](int, std::size_t k0, std::size_t k1) {
+    for (std::size_t k = k0; k < k1; ++k) {
+      const int i = keyed[k].second;
+      m_keys[k] = keyed[k].first;
+      m_order[k] = i;
+      m_position[static_cast<std::size_t>(i)] = static_cast<int>(k);
+      const Vec4T<Real>& b = bodies[static_cast<std::size_t>(i)];
+      m_x[k] = b.x;
+      m_y[k] = b.y;
+      m_z[k] = b.z;
+      m_m[k] = b.w;
+    }
+  });
+  m_reach = 0;
+  for (std::size_t k = 0; k < count; ++k)
+    m_reach = std::max({m_reach, std::fabs(m_x[k]), std::fabs(m_y[k]), std::fabs(m_z[k])});
   build_nodes(std::max(1, settings.leaf_size));
-  upsweep();
+  upsweep(pool);
   // Groups: fixed runs of the curve with their bounding boxes, whatever targets a walk is asked for.
   const int size_of_group = std::max(1, settings.group_size);
   m_groups.clear();
@@ -95,6 +140,7 @@ template <class Real>
 void CpuTree<Real>::build_nodes(int leaf_size) {
   using namespace tree_detail;
   m_nodes.clear();
+  m_level_first.clear();
   if (m_order.empty()) return;
   struct Pending {
     int node, level;
@@ -103,6 +149,7 @@ void CpuTree<Real>::build_nodes(int leaf_size) {
   std::vector<Pending> queue{{0, 0}};
   for (std::size_t q = 0; q < queue.size(); ++q) {
     const Pending p = queue[q];
+    if (q == 0 || queue[q - 1].level != p.level) m_level_first.push_back(p.node);
     const Node node = m_nodes[static_cast<std::size_t>(p.node)];
     if (node.count <= leaf_size || p.level >= kMortonLevels) continue;  // a leaf
     const int child_first = static_cast<int>(m_nodes.size());
@@ -123,104 +170,122 @@ void CpuTree<Real>::build_nodes(int leaf_size) {
 }
 
 template <class Real>
-void CpuTree<Real>::upsweep() {
-  for (std::size_t id = m_nodes.size(); id-- > 0;) {
-    Node& node = m_nodes[id];
-    node.mass = 0;
-    std::array<double, 3> weighted{};
-    if (node.child_first < 0) {
-      for (int k = node.first; k < node.first + node.count; ++k) {
-        const auto at = static_cast<std::size_t>(k);
-        const double m = m_m[at];
-        node.mass += m;
-        weighted[0] += m * m_x[at];
-        weighted[1] += m * m_y[at];
-        weighted[2] += m * m_z[at];
-      }
-    } else {
-      for (int c = node.child_first; c < node.child_first + node.child_count; ++c) {
-        const Node& child = m_nodes[static_cast<std::size_t>(c)];
-        node.mass += child.mass;
-        for (std::size_t a = 0; a < 3; ++a) weighted[a] += child.mass * child.com[a];
-      }
-    }
-    // Massless nodes (zero-mass bodies) keep their geometric centre: the first body's position.
-    const auto first = static_cast<std::size_t>(node.first);
-    for (std::size_t a = 0; a < 3; ++a)
-      node.com[a] = node.mass > 0 ? weighted[a] / node.mass
-                                  : (a == 0   ? m_x[first]
-                                     : a == 1 ? m_y[first]
-                                              : m_z[first]);
-    // Quadrupole about the centre of mass, and the extent, from the bodies (exact, and O(N) per level).
-    node.quad.fill(0.0);
-    node.extent = 0;
+void CpuTree<Real>::upsweep(ThreadPool* pool) {
+  m_moments.assign(m_nodes.size(), Moments{});
+  m_multipoles.resize(m_nodes.size() * kMultipoleFields);
+  // A level's nodes at once, the deepest first: each reads only its children (the next level) and its bodies.
+  for (std::size_t level = m_level_first.size(); level-- > 0;) {
+    const int first = m_level_first[level];
+    const int end =
+        level + 1 < m_level_first.size() ? m_level_first[level + 1] : static_cast<int>(m_nodes.size());
+    const auto sweep = [&](int i0, int i1) {
+      for (int i = first + i0; i < first + i1; ++i) sweep_node(static_cast<std::size_t>(i));
+    };
+    if (pool)
+      pool->parallel_for(end - first, sweep);
+    else
+      sweep(0, end - first);
+  }
+}
+
+template <class Real>
+void CpuTree<Real>::sweep_node(std::size_t id) {
+  const double theta = m_settings.theta;
+  Node& node = m_nodes[id];
+  Moments& moments = m_moments[id];
+  std::array<double, 3> weighted{};
+  if (node.child_first < 0) {
     for (int k = node.first; k < node.first + node.count; ++k) {
       const auto at = static_cast<std::size_t>(k);
-      const double d[3] = {m_x[at] - node.com[0], m_y[at] - node.com[1], m_z[at] - node.com[2]};
-      const double d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
       const double m = m_m[at];
-      node.quad[0] += m * (3 * d[0] * d[0] - d2);
-      node.quad[1] += m * (3 * d[1] * d[1] - d2);
-      node.quad[2] += m * (3 * d[2] * d[2] - d2);
-      node.quad[3] += m * 3 * d[0] * d[1];
-      node.quad[4] += m * 3 * d[0] * d[2];
-      node.quad[5] += m * 3 * d[1] * d[2];
-      node.extent = std::max(node.extent, std::sqrt(d2));
+      moments.mass += m;
+      weighted[0] += m * m_x[at];
+      weighted[1] += m * m_y[at];
+      weighted[2] += m * m_z[at];
+    }
+  } else {
+    for (int c = node.child_first; c < node.child_first + node.child_count; ++c) {
+      const double mass = m_moments[static_cast<std::size_t>(c)].mass;
+      moments.mass += mass;
+      for (std::size_t a = 0; a < 3; ++a) weighted[a] += mass * m_nodes[static_cast<std::size_t>(c)].com[a];
     }
   }
+  // Massless nodes (zero-mass bodies) keep their geometric centre: the first body's position.
+  const auto first = static_cast<std::size_t>(node.first);
+  for (std::size_t a = 0; a < 3; ++a)
+    node.com[a] = moments.mass > 0 ? weighted[a] / moments.mass
+                                   : (a == 0   ? m_x[first]
+                                      : a == 1 ? m_y[first]
+                                               : m_z[first]);
+  // Quadrupole about the centre of mass, and the extent, from the bodies (exact, and O(N) per level).
+  double extent2 = 0;  // the largest |x - com|^2 of its bodies
+  for (int k = node.first; k < node.first + node.count; ++k) {
+    const auto at = static_cast<std::size_t>(k);
+    const double d[3] = {m_x[at] - node.com[0], m_y[at] - node.com[1], m_z[at] - node.com[2]};
+    const double d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+    const double m = m_m[at];
+    moments.quad[0] += m * (3 * d[0] * d[0] - d2);
+    moments.quad[1] += m * (3 * d[1] * d[1] - d2);
+    moments.quad[2] += m * (3 * d[2] * d[2] - d2);
+    moments.quad[3] += m * 3 * d[0] * d[1];
+    moments.quad[4] += m * 3 * d[0] * d[2];
+    moments.quad[5] += m * 3 * d[1] * d[2];
+    extent2 = std::max(extent2, d2);
+  }
+  // Taken whole when extent < theta d, d the distance to a group's box; theta 0 opens every node.
+  node.open2 = theta > 0 ? extent2 / (theta * theta) : std::numeric_limits<double>::infinity();
+  Real* const record = &m_multipoles[id * kMultipoleFields];
+  for (std::size_t a = 0; a < 3; ++a) record[a] = static_cast<Real>(node.com[a]);
+  record[3] = static_cast<Real>(moments.mass);
+  for (std::size_t q = 0; q < 6; ++q) record[4 + q] = static_cast<Real>(moments.quad[q]);
 }
 
 template <class Real>
-void CpuTree<Real>::interaction_list(const Group& group, std::vector<int>& bodies,
-                                     std::vector<int>& nodes) const {
-  bodies.clear();
-  nodes.clear();
-  if (m_nodes.empty()) return;
-  const double theta = m_settings.theta;
-  std::vector<int> stack{0};
-  while (!stack.empty()) {
-    const Node& node = m_nodes[static_cast<std::size_t>(stack.back())];
-    const int id = stack.back();
-    stack.pop_back();
-    // The distance from the centre of mass to the nearest point of the group's box.
-    double d2 = 0;
-    for (std::size_t a = 0; a < 3; ++a) {
-      const double below = group.lo[a] - node.com[a], above = node.com[a] - group.hi[a];
-      const double gap = std::max({below, above, 0.0});
-      d2 += gap * gap;
+void CpuTree<Real>::interaction_list(const Group& group, Scratch& scratch) const {
+  // Buffers as long as the most each can take, so each child is filed without a branch: taken whole or opened
+  // is the walk's least predictable test.
+  const std::size_t most = m_nodes.size() + 1;
+  if (scratch.nodes.size() < most) {
+    scratch.nodes.resize(most);
+    scratch.runs.resize(most);
+    scratch.stack.resize(most);
+  }
+  int* const nodes = scratch.nodes.data();
+  Run* const runs = scratch.runs.data();
+  int* const stack = scratch.stack.data();
+  std::size_t taken = 0, opened = 0, pending = 0;
+  int bodies = 0;
+  // The children [c0, c1) of an opened node (the root alone at first): the near ones stacked last-first, so
+  // leaves are taken in curve order, the pairs' summation order that theta 0's rounding was measured with.
+  const auto file = [&](int c0, int c1) {
+    for (int c = c1 - 1; c >= c0; --c) {
+      const Node& node = m_nodes[static_cast<std::size_t>(c)];
+      // The distance from the centre of mass to the nearest point of the group's box.
+      double d2 = 0;
+      for (std::size_t a = 0; a < 3; ++a) {
+        const double gap = std::max({group.lo[a] - node.com[a], node.com[a] - group.hi[a], 0.0});
+        d2 += gap * gap;
+      }
+      const bool take = d2 > node.open2;
+      nodes[taken] = c;
+      taken += take;
+      stack[pending] = c;
+      pending += !take;
     }
-    if (theta > 0 && node.extent * node.extent < theta * theta * d2) {
-      nodes.push_back(id);
-    } else if (node.child_first < 0) {
-      for (int k = node.first; k < node.first + node.count; ++k) bodies.push_back(k);
+  };
+  if (!m_nodes.empty()) file(0, 1);
+  while (pending > 0) {
+    const Node& node = m_nodes[static_cast<std::size_t>(stack[--pending])];
+    if (node.child_first < 0) {
+      runs[opened++] = {node.first, node.count};
+      bodies += node.count;
     } else {
-      // Children pushed last-first, so they are taken in curve order: a fixed order of the sums.
-      for (int c = node.child_first + node.child_count - 1; c >= node.child_first; --c) stack.push_back(c);
+      file(node.child_first, node.child_first + node.child_count);
     }
   }
-}
-
-template <class Real>
-template <class Position, class Sink>
-TreeCounts CpuTree<Real>::accelerations(ThreadPool& pool, const Position& position, BodyRange targets,
-                                        Real eps2, const Sink& sink, const SimdKernelsT<Real>* simd) const {
-  std::vector<int> range;
-  for (int i = targets.begin; i < targets.end; ++i) range.push_back(i);
-  return walk(
-      pool, position, groups_holding(range), [&](int i) { return i >= targets.begin && i < targets.end; }, eps2,
-      sink, simd);
-}
-
-template <class Real>
-template <class Position, class Sink>
-TreeCounts CpuTree<Real>::accelerations_of(ThreadPool& pool, const Position& position,
-                                           const std::vector<int>& targets, Real eps2, const Sink& sink,
-                                           const SimdKernelsT<Real>* simd) const {
-  std::vector<char> chosen(m_order.size(), 0);
-  for (int i : targets) chosen[static_cast<std::size_t>(i)] = 1;
-  return walk(
-      pool, position, groups_holding(targets), [&](int i) { return chosen[static_cast<std::size_t>(i)] != 0; },
-      eps2, sink, simd);
+  scratch.taken = static_cast<int>(taken);
+  scratch.opened = static_cast<int>(opened);
+  scratch.bodies = bodies;
 }
 
 template <class Real>
@@ -233,104 +298,6 @@ std::vector<int> CpuTree<Real>::groups_holding(const std::vector<int>& targets) 
   for (std::size_t g = 0; g < holds.size(); ++g)
     if (holds[g]) groups.push_back(static_cast<int>(g));
   return groups;
-}
-
-template <class Real>
-template <class Position, class Wanted, class Sink>
-TreeCounts CpuTree<Real>::walk(ThreadPool& pool, const Position& position, const std::vector<int>& groups,
-                               const Wanted& wanted, Real eps2, const Sink& sink,
-                               const SimdKernelsT<Real>* simd) const {
-  std::vector<TreeCounts> counts(groups.size());
-  const double soft = static_cast<double>(eps2);
-  const bool vector_pairs = simd != nullptr && m_settings.group_size <= kSimdBlock;
-  pool.parallel_for(static_cast<int>(groups.size()), [&](int g0, int g1) {
-    std::vector<int> bodies, nodes;
-    struct alignas(64) Block {
-      Real v[kSimdBlock];
-    };
-    std::vector<Block> rows;  // the vector loop's sources: x | y | z | m, each padded to whole blocks
-    alignas(64) Real tx[kSimdBlock], ty[kSimdBlock], tz[kSimdBlock], bx[kSimdBlock], by[kSimdBlock],
-        bz[kSimdBlock];
-    for (int gi = g0; gi < g1; ++gi) {
-      const Group& group = m_groups[static_cast<std::size_t>(groups[static_cast<std::size_t>(gi)])];
-      interaction_list(group, bodies, nodes);
-      if (vector_pairs) {
-        // Every target of the group (a fixed run of the curve), whatever the range: a slice's bits are the
-        // whole's. Unused lanes repeat the group's last target; their sums are dropped.
-        for (int k = 0; k < kSimdBlock; ++k) {
-          const Vec3T<Real> p =
-              position(m_order[static_cast<std::size_t>(group.first + std::min(k, group.count - 1))]);
-          tx[k] = p.x;
-          ty[k] = p.y;
-          tz[k] = p.z;
-        }
-        const std::size_t blocks = (bodies.size() + kSimdBlock - 1) / kSimdBlock;
-        rows.assign(4 * std::max<std::size_t>(blocks, 1), Block{});
-        Real* const x = rows[0].v;
-        Real *const y = x + blocks * kSimdBlock, *const z = y + blocks * kSimdBlock,
-                    *const m = z + blocks * kSimdBlock;
-        Real reach = 0;
-        for (std::size_t j = 0; j < bodies.size(); ++j) {
-          const auto at = static_cast<std::size_t>(bodies[j]);
-          x[j] = m_x[at];
-          y[j] = m_y[at];
-          z[j] = m_z[at];
-          m[j] = m_m[at];
-          reach = std::max({reach, std::fabs(x[j]), std::fabs(y[j]), std::fabs(z[j])});
-        }
-        simd->block_accelerations(tx, ty, tz, {x, y, z, m, static_cast<int>(bodies.size()), reach}, eps2, bx,
-                                  by, bz);
-      }
-      for (int k = group.first; k < group.first + group.count; ++k) {
-        const int i = m_order[static_cast<std::size_t>(k)];
-        if (!wanted(i)) continue;
-        const Vec3T<Real> p = position(i);
-        Real ax = 0, ay = 0, az = 0;
-        if (vector_pairs) {
-          ax = bx[k - group.first];
-          ay = by[k - group.first];
-          az = bz[k - group.first];
-        } else {
-          // Body-body pulls in the state's precision, as all-pairs computes them (the self term is 0).
-          for (int b : bodies) {
-            const auto at = static_cast<std::size_t>(b);
-            const Real dx = m_x[at] - p.x, dy = m_y[at] - p.y, dz = m_z[at] - p.z;
-            const Real r2 = dx * dx + dy * dy + dz * dz + eps2;
-            const Real s = m_m[at] / (r2 * std::sqrt(r2));
-            ax += dx * s;
-            ay += dy * s;
-            az += dz * s;
-          }
-        }
-        // Body-node pulls: monopole and quadrupole, a = -M r / r^3 + Q r / r^5 - 5/2 (r.Q.r) r / r^7 with
-        // r = p - com and r^2 softened as the pairs are; in double, rounded once into the sum.
-        for (int id : nodes) {
-          const Node& node = m_nodes[static_cast<std::size_t>(id)];
-          const double r[3] = {p.x - node.com[0], p.y - node.com[1], p.z - node.com[2]};
-          const double r2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + soft;
-          const double inv = 1.0 / std::sqrt(r2), inv2 = inv * inv, inv3 = inv * inv2, inv5 = inv3 * inv2;
-          const std::array<double, 6>& q = node.quad;
-          const double qr[3] = {q[0] * r[0] + q[3] * r[1] + q[4] * r[2],
-                                q[3] * r[0] + q[1] * r[1] + q[5] * r[2],
-                                q[4] * r[0] + q[5] * r[1] + q[2] * r[2]};
-          const double rqr = r[0] * qr[0] + r[1] * qr[1] + r[2] * qr[2];
-          const double radial = -node.mass * inv3 - 2.5 * rqr * inv5 * inv2;
-          ax += static_cast<Real>(radial * r[0] + qr[0] * inv5);
-          ay += static_cast<Real>(radial * r[1] + qr[1] * inv5);
-          az += static_cast<Real>(radial * r[2] + qr[2] * inv5);
-        }
-        sink(i, Vec3T<Real>{ax, ay, az});
-        counts[static_cast<std::size_t>(gi)].particle_particle += static_cast<double>(bodies.size());
-        counts[static_cast<std::size_t>(gi)].particle_node += static_cast<double>(nodes.size());
-      }
-    }
-  });
-  TreeCounts total;
-  for (const TreeCounts& c : counts) {
-    total.particle_particle += c.particle_particle;
-    total.particle_node += c.particle_node;
-  }
-  return total;
 }
 
 }  // namespace coalesce

@@ -88,9 +88,11 @@ class CpuTreeSolver final : public ForceSolver {
  private:
   void build(const Sources& sources) {
     m_built_with = m_settings;
+    m_built_with.leaf_size = kCpuLeafSize;
     with_view(sources.state, [&](const auto& view) {
       using Real = typename std::decay_t<decltype(view)>::Scalar;
-      tree<Real>().build([&](int i) { return view.position_mass(i); }, sources.state.n, m_built_with);
+      tree<Real>().build([&](int i) { return view.position_mass(i); }, sources.state.n, m_built_with,
+                         &m_pool);
     });
   }
   template <class Real>

@@ -115,7 +115,7 @@ void check_single_pair_scale(TestRng& rng, CpuTarget target, bool far) {
     const Real eps = rng.uniform(1e-3f, 0.5f), eps2 = eps * eps;
     const Real reach =
         far ? Real(2 * kSimdNearReach) : std::max({std::fabs(sx), std::fabs(sy), std::fabs(sz)});
-    kernels.block_accelerations(tx, ty, tz, {&sx, &sy, &sz, &sm, 1, reach}, eps2, ax, ay, az);
+    kernels.block_accelerations(tx, ty, tz, kSimdBlock, {&sx, &sy, &sz, &sm, 1, reach}, eps2, ax, ay, az);
     for (int i = 0; i < kSimdBlock; ++i) {
       const long double dx = (long double)sx - tx[i], dy = (long double)sy - ty[i], dz = (long double)sz - tz[i];
       const long double r2 = (long double)eps2 + dx * dx + dy * dy + dz * dz;
