@@ -119,7 +119,9 @@ void draw_tree_section(const ViewerModel& model, ViewerRequests& requests) {
         "opening angle: a node pulls as one multipole when it is farther than its size / theta;\n"
         "smaller is more exact and slower, 0 is the direct sum (--theta)");
   ImGui::SameLine();
-  ImGui::TextDisabled("leaf %d  group %d", settings.leaf_size, settings.group_size);
+  // As the last kick built it: the CPU solver builds its own leaf size (kCpuLeafSize).
+  const TreeSettings& built = model.tree ? model.tree->settings : settings;
+  ImGui::TextDisabled("leaf %d  group %d", built.leaf_size, built.group_size);
   draw_order_controls(settings, sim.is_cuda(), requests);
   if (!model.tree) {
     ImGui::TextDisabled("no kick yet");
