@@ -39,6 +39,11 @@ class CpuTree {
   TreeCounts accelerations_of(ThreadPool& pool, const Position& position, const std::vector<int>& targets,
                               Real eps2, const Sink& sink, const SimdKernelsT<Real>* simd = nullptr) const;
 
+  // W = 1/2 sum_i m_i phi_i over every body, phi_i from the same interaction lists as the forces (the
+  // bodies of opened leaves one by one, the self pair skipped; taken nodes' monopole and quadrupole),
+  // in double with eps2 as the exact potential's; a fixed order of sums, so the same bits on any pool.
+  double potential_energy(ThreadPool& pool, double eps2) const;
+
   int node_count() const { return static_cast<int>(m_nodes.size()); }
   int body_count() const { return static_cast<int>(m_order.size()); }
   // The body at curve position k (for tests: the curve is a permutation of the state).
@@ -105,4 +110,5 @@ class CpuTree {
 }  // namespace coalesce
 
 #include "sim/cpu_tree_impl.h"
+#include "sim/cpu_tree_potential.h"
 #include "sim/cpu_tree_walk.h"

@@ -83,6 +83,17 @@ class CpuTreeSolver final : public ForceSolver {
     return sample;
   }
 
+  std::optional<MethodPotential> potential_energy(const Sources& sources, const SimParams& params) override {
+    build(sources);                                           // the state now, whatever the last step built
+    const double eps2 = params.softening * params.softening;  // as the exact potential's, in double
+    double energy = 0;
+    with_view(sources.state, [&](const auto& view) {
+      using Real = typename std::decay_t<decltype(view)>::Scalar;
+      energy = tree<Real>().potential_energy(m_pool, eps2);
+    });
+    return MethodPotential{energy, m_built_with.theta};
+  }
+
   std::optional<TreeReport> tree_report() override { return m_report; }
 
  private:

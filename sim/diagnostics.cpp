@@ -49,8 +49,7 @@ double attractor_potential(const std::vector<ParticleRecord<Real>>& ps, const Si
 }
 
 template <class Real>
-Diagnostics diagnostics_of(const std::vector<ParticleRecord<Real>>& particles, Physics physics,
-                           const SimParams& params, double time) {
+Diagnostics motion_of(const std::vector<ParticleRecord<Real>>& particles) {
   Diagnostics d;
   for (const auto& p : particles) {
     const double m = p.mass, vx = p.vx, vy = p.vy, vz = p.vz;
@@ -59,6 +58,14 @@ Diagnostics diagnostics_of(const std::vector<ParticleRecord<Real>>& particles, P
     d.momentum.y += m * vy;
     d.momentum.z += m * vz;
   }
+  d.total_energy = d.kinetic_energy;
+  return d;
+}
+
+template <class Real>
+Diagnostics diagnostics_of(const std::vector<ParticleRecord<Real>>& particles, Physics physics,
+                           const SimParams& params, double time) {
+  Diagnostics d = motion_of(particles);
   const double eps2 = params.softening * params.softening;  // the softening as typed, in double
   if (physics == Physics::PairGravity) {
     const int n = static_cast<int>(particles.size());
@@ -80,6 +87,13 @@ Diagnostics diagnostics_of(const std::vector<ParticleRecord<Real>>& particles, P
 }
 
 }  // namespace
+
+Diagnostics motion_diagnostics(const std::vector<Particle>& particles) {
+  return motion_of(particles);
+}
+Diagnostics motion_diagnostics(const std::vector<ParticleF64>& particles) {
+  return motion_of(particles);
+}
 
 Diagnostics compute_diagnostics(const std::vector<Particle>& particles, Physics physics,
                                 const SimParams& params, double time) {

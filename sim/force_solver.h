@@ -47,6 +47,12 @@ struct ForceCost {
   std::optional<double> counted;
 };
 
+// A method's own potential energy and the opening angle it was walked at.
+struct MethodPotential {
+  double energy = 0;
+  double theta = 0;
+};
+
 class ForceSolver {
  public:
   virtual ~ForceSolver() = default;
@@ -63,6 +69,12 @@ class ForceSolver {
   // for its error (sim/force_error.h); none for an exact method. Synchronizes; not timed: not frame work.
   virtual std::optional<AccelerationSample> sample_accelerations(const Sources&, const std::vector<int>&,
                                                                  const SimParams&) {
+    return std::nullopt;
+  }
+  // The method's own potential energy W = 1/2 sum m_i phi_i of the state now, phi from the same walk as its
+  // forces (the tree's, built afresh at `params`' softening in double), and the theta it opened with; none
+  // for a method whose potential is the exact pair sum. Synchronizes; not timed: not frame work.
+  virtual std::optional<MethodPotential> potential_energy(const Sources&, const SimParams&) {
     return std::nullopt;
   }
   // The tree's counts and stage times of its last kick; none for the other methods or before a kick.
