@@ -41,7 +41,9 @@ int checked_device(int device, int particles, Precision precision) {
 
 CudaBackend::CudaBackend(int particles, Layout layout, int device, Precision precision)
     : Backend(checked_count(particles), layout, precision, Processor::Gpu,
-              {kMaxAllPairsDiagnosticParticles, std::numeric_limits<int>::max()}),
+              // The GPU tree has no potential walk yet: its runs are measured by the exact pair sum.
+              {kMaxAllPairsDiagnosticParticles, std::numeric_limits<int>::max(),
+               kMaxAllPairsDiagnosticParticles}),
       m_device(checked_device(device, particles, precision)),
       m_info(query_device_info(device)),
       m_state(max_state_bytes(precision, m_n)),

@@ -132,8 +132,10 @@ class Backend {
   // Synchronizes; not timed: not frame work.
   virtual Diagnostics diagnostics(const SimParams& params, double time) = 0;
   // The largest N for which diagnostics() is quick enough to run around a --steps run under the force
-  // method: the pair potential is O(N^2), the attractors' O(N k).
+  // method: the pair potential is O(N^2), the attractors' O(N k), the tree's own potential (where the backend
+  // has one: Diagnostics::tree_theta) O(N log N).
   int max_diagnostics_particles() const {
+    if (m_method == ForceMethod::Tree) return m_diagnostics_limits.tree;
     return method_info(m_method).physics == Physics::PairGravity ? m_diagnostics_limits.pairs
                                                                  : m_diagnostics_limits.attractors;
   }
@@ -156,6 +158,7 @@ class Backend {
   struct DiagnosticsLimits {
     int pairs;
     int attractors;
+    int tree;  // the pairs' limit where the tree runs are measured by the exact pair sum
   };
   // Which solvers a row promises this backend (ForceMethodInfo::on_cpu/on_gpu): known at construction, not
   // from device_info(), which the CPU measures on first use (seconds) and a --steps run never asks.

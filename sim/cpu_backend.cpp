@@ -12,6 +12,7 @@
 #include "sim/cpu_info.h"
 #include "sim/cpu_kernels.h"
 #include "sim/cpu_solvers.h"
+#include "sim/limits.h"
 #include "sim/printable.h"
 #include "sim/usable_cpus.h"
 
@@ -59,7 +60,7 @@ class HostPackTarget final : public PackTarget {
 
 CpuBackend::CpuBackend(int particles, Layout layout, int threads, Precision precision, CpuTarget target)
     : Backend(checked_count(particles), layout, precision, Processor::Cpu,
-              {kMaxCpuDiagnosticParticles, kMaxCpuDiagnosticParticles}),
+              {kMaxCpuDiagnosticParticles, kMaxCpuDiagnosticParticles, kMaxParticles}),
       m_target(checked_target(target)),
       m_simd(simd_kernels(m_target)),
       m_pool(resolve_threads(threads)),
@@ -265,10 +266,20 @@ void CpuBackend::pack(PackVariant /*variant: all variants are the same loop on t
 }
 
 Diagnostics CpuBackend::diagnostics(const SimParams& params, double time) {
+  // A tree run's energy is the tree's own at every N, so its drift is that of the forces it steps with.
+  const std::optional<MethodPotential> own =
+      m_method == ForceMethod::Tree ? m_solvers[m_method].potential_energy(Sources{state()}, params)
+                                    : std::nullopt;
   Diagnostics d;
   with_records(*this, [&](const auto& records) {
-    d = compute_diagnostics(records, method_info(m_method).physics, params, time);
+    d = own ? motion_diagnostics(records)
+            : compute_diagnostics(records, method_info(m_method).physics, params, time);
   });
+  if (own) {
+    d.potential_energy = own->energy;
+    d.total_energy = d.kinetic_energy + d.potential_energy;
+    d.tree_theta = own->theta;
+  }
   return d;
 }
 

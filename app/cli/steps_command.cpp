@@ -37,7 +37,10 @@ std::string energy_text(const Diagnostics& before, const Diagnostics& after) {
   const double momentum =
       std::sqrt(after.momentum.x * after.momentum.x + after.momentum.y * after.momentum.y +
                 after.momentum.z * after.momentum.z);
-  return format(", energy %.6g", after.total_energy) + format(" (drift %.2e)", drift) +
+  // Which potential: the exact pair sum (or the attractors'), or the tree's own at its theta.
+  const std::string potential =
+      after.tree_theta ? format("; the tree's potential, theta %g", *after.tree_theta) : std::string();
+  return format(", energy %.6g", after.total_energy) + format(" (drift %.2e", drift) + potential + ")" +
          format(", |momentum| %.3e", momentum);
 }
 
