@@ -370,6 +370,29 @@ std::string sweep_field(const char* sweep, const std::string& key) {
   return {};
 }
 
+// The probes' scene and targets: the galaxies from a fixed seed, and kProbeTargets bodies from a fixed seed
+// (every setting and kernel measured on the same ones).
+constexpr std::uint64_t kProbeTargetSeed = 20261127;
+constexpr int kProbeTargets = 1024;
+struct ProbeInputs {
+  Scene scene;
+  std::vector<Particle> bodies;
+  std::vector<int> host_targets;
+  DeviceBuffer<int> targets;
+};
+ProbeInputs probe_inputs(int n) {
+  ProbeInputs in{
+      preset_scene("galaxies"), {}, std::vector<int>(kProbeTargets), DeviceBuffer<int>(kProbeTargets)};
+  in.scene.particles = n;
+  in.scene.seed = 12345;
+  in.bodies = generate_initial_state(in.scene);
+  std::mt19937_64 pick(kProbeTargetSeed);
+  for (int& t : in.host_targets) t = static_cast<int>(pick() % static_cast<std::uint64_t>(n));
+  COALESCE_CUDA_CHECK(cudaMemcpy(in.targets.data(), in.host_targets.data(), kProbeTargets * sizeof(int),
+                                 cudaMemcpyHostToDevice));
+  return in;
+}
+
 // Not a check: with COALESCE_TREE_TIMING="N,N,..." prints, per N, layout and setting, the stage split of
 // build
 // + kick of the galaxies scene in fp32 (the median of 3 after one warm-up), the pulls per target, and the
@@ -392,27 +415,19 @@ TEST(GpuTreeTiming, PrintsTheStageSplit) {
     layouts.erase(
         std::remove_if(layouts.begin(), layouts.end(), [&](Layout l) { return layout_name != name_of(l); }),
         layouts.end());
-  constexpr std::uint64_t kTargetSeed = 20261127;  // fixed: every setting is measured on the same targets
-  constexpr int kTargets = 1024;
-  std::printf("tree timing: galaxies scene seed 12345, %d error targets from seed %llu\n", kTargets,
-              static_cast<unsigned long long>(kTargetSeed));
+  std::printf("tree timing: galaxies scene seed 12345, %d error targets from seed %llu\n", kProbeTargets,
+              static_cast<unsigned long long>(kProbeTargetSeed));
   for (const int n : number_list<int>(sizes, {})) {
-    Scene scene = preset_scene("galaxies");
-    scene.particles = n;
-    scene.seed = 12345;
-    const std::vector<Particle> bodies = generate_initial_state(scene);
-    std::mt19937_64 pick(kTargetSeed);
-    std::vector<int> host_targets(kTargets);
-    for (int& t : host_targets) t = static_cast<int>(pick() % static_cast<std::uint64_t>(n));
-    DeviceBuffer<int> targets(host_targets.size());
-    COALESCE_CUDA_CHECK(cudaMemcpy(targets.data(), host_targets.data(), host_targets.size() * sizeof(int),
-                                   cudaMemcpyHostToDevice));
-    DeviceBuffer<double> exact_out(3 * host_targets.size()), tree_out(3 * host_targets.size());
+    const ProbeInputs in = probe_inputs(n);
+    const Scene& scene = in.scene;
+    const std::vector<Particle>& bodies = in.bodies;
+    const DeviceBuffer<int>& targets = in.targets;
+    DeviceBuffer<double> exact_out(3 * in.host_targets.size()), tree_out(3 * in.host_targets.size());
     std::vector<double> exact;
     for (Layout layout : layouts) {
       DeviceState state = upload(bodies, layout, Precision::Fp32);
       if (exact.empty()) {  // every layout holds the same fp32 values: one reference per N
-        gpu::direct_accelerations(state.views, targets.data(), kTargets, exact_out.data(),
+        gpu::direct_accelerations(state.views, targets.data(), kProbeTargets, exact_out.data(),
                                   state_eps2(scene.params, Precision::Fp32), nullptr);
         exact = to_host(exact_out);
       }
@@ -437,7 +452,8 @@ TEST(GpuTreeTiming, PrintsTheStageSplit) {
                      b.keys_sort_ms + b.build_ms + b.upsweep_ms + b.walk_ms;
             });
             const gpu::TreeStageTimes& t = runs[runs.size() / 2];
-            tree.accelerations(state.views, targets.data(), kTargets, tree_out.data(), scene.params, nullptr);
+            tree.accelerations(state.views, targets.data(), kProbeTargets, tree_out.data(), scene.params,
+                               nullptr);
             const std::vector<double> e = sorted_errors(to_host(tree_out), exact);
             std::printf(
                 "tree timing N %d fp32 %s theta %.2f leaf %d group %d: keys+sort %.3f ms, tree %.3f ms,"
@@ -463,24 +479,18 @@ TEST(GpuTreeTiming, PrintsTheAllPairsKernelsOwnRounding) {
   COALESCE_REQUIRE_CUDA();
   const char* sizes = std::getenv("COALESCE_TREE_TIMING");
   if (sizes == nullptr) GTEST_SKIP() << "COALESCE_TREE_TIMING not set";
-  constexpr std::uint64_t kTargetSeed = 20261127;  // the probe above's targets
-  constexpr int kTargets = 1024;
   for (const int n : number_list<int>(sizes, {})) {
     if (n > (1 << 22)) continue;  // all-pairs at 16M is minutes a step
-    Scene scene = preset_scene("galaxies");
-    scene.particles = n;
-    scene.seed = 12345;
-    std::vector<Particle> bodies = generate_initial_state(scene);
+    ProbeInputs in = probe_inputs(n);
+    const Scene& scene = in.scene;
+    std::vector<Particle>& bodies = in.bodies;
+    const std::vector<int>& host_targets = in.host_targets;
+    const DeviceBuffer<int>& targets = in.targets;
     for (Particle& b : bodies) b.vx = b.vy = b.vz = 0.0f;
-    std::mt19937_64 pick(kTargetSeed);
-    std::vector<int> host_targets(kTargets);
-    for (int& t : host_targets) t = static_cast<int>(pick() % static_cast<std::uint64_t>(n));
-    DeviceBuffer<int> targets(host_targets.size());
-    COALESCE_CUDA_CHECK(cudaMemcpy(targets.data(), host_targets.data(), host_targets.size() * sizeof(int),
-                                   cudaMemcpyHostToDevice));
     DeviceBuffer<double> exact_out(3 * host_targets.size());
-    gpu::direct_accelerations(upload(bodies, Layout::Float4, Precision::Fp32).views, targets.data(), kTargets,
-                              exact_out.data(), state_eps2(scene.params, Precision::Fp32), nullptr);
+    gpu::direct_accelerations(upload(bodies, Layout::Float4, Precision::Fp32).views, targets.data(),
+                              kProbeTargets, exact_out.data(), state_eps2(scene.params, Precision::Fp32),
+                              nullptr);
     const std::vector<double> exact = to_host(exact_out);
     for (const ForceMethod method : {ForceMethod::OneSidedAllPairs, ForceMethod::MutualAllPairs}) {
       CudaBackend backend(n, Layout::Float4);
