@@ -148,7 +148,8 @@ bool is_read(const JsonPath& path) {
   static const std::vector<std::string> top = {"schema", "device",  "backend", "command_line",
                                                "date_utc", "method", "clocks",  "rows"};
   if (path.size() == 1) return std::find(top.begin(), top.end(), path[0]) != top.end();
-  if (path[0] == "rows") return path.size() <= 3;  // each row and its fields (numbers and strings)
+  // Each row and its fields (numbers and strings), and of its tree block the theta (--compare's key).
+  if (path[0] == "rows") return path.size() <= 3 || (path.size() == 4 && path[2] == "tree" && path[3] == "theta");
   return path.size() == 2;                          // device, method and clocks: their fields
 }
 
