@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
+#include <utility>
 
 #include <imgui.h>
 
@@ -275,11 +277,14 @@ void ViewerApp::apply_requests() {
 
 void ViewerApp::follow_tree(std::vector<KernelTiming>& timings) {
   Backend& backend = m_simulation.backend();
-  m_model.tree = backend.tree_report();  // the frame's kick is done: the render path waited for it
-  if (!m_model.tree) {
+  if (family_of(m_simulation.force_method()) != ForceMethod::Tree) {
+    m_model.tree.reset();
     m_model.tree_error.reset();
     return;
   }
+  // Waits for the frame's kick. None after a live check until the next kick (paused): the last one stands.
+  if (std::optional<TreeReport> report = backend.tree_report()) m_model.tree = std::move(report);
+  if (!m_model.tree) return;
   // A GPU kick's count is known only once its walk is done (kernels/gpu_solvers.cpp): the frame's one kick.
   const double counted = m_model.tree->counts.particle_particle + m_model.tree->counts.particle_node;
   for (KernelTiming& t : timings)
