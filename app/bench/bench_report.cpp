@@ -6,6 +6,7 @@
 #include "app/bench/bench_file.h"
 #include "app/bench/bench_stats.h"
 #include "app/services/device_report.h"
+#include "app/services/tree_report_json.h"
 
 namespace coalesce {
 
@@ -117,24 +118,15 @@ namespace {
 // the float64 direct sum; null for every other row (docs/bench-json.md).
 nlohmann::json tree_json(const BenchRow& row) {
   if (!row.tree) return nullptr;
-  const TreeReport& r = row.tree->report;
-  const double targets = r.targets > 0 ? r.targets : 1;
-  nlohmann::json stages = nlohmann::json::object();
-  for (const auto& [name, ms] : r.stages_ms) stages[std::string(name)] = ms;
   const ForceErrors& e = row.tree->errors;
   const bool sampled = e.targets > 0;
-  return {{"theta", r.settings.theta},
-          {"leaf_size", r.settings.leaf_size},
-          {"group_size", r.settings.group_size},
-          {"particle_particle_per_target", r.counts.particle_particle / targets},
-          {"particle_node_per_target", r.counts.particle_node / targets},
-          {"stages_ms", stages},
-          {"error",
-           {{"targets", e.targets},
-            {"seed", row.tree->seed},
-            {"p50", sampled ? nlohmann::json(e.p50) : nlohmann::json(nullptr)},
-            {"p99", sampled ? nlohmann::json(e.p99) : nlohmann::json(nullptr)},
-            {"max", sampled ? nlohmann::json(e.max) : nlohmann::json(nullptr)}}}};
+  nlohmann::json tree = tree_report_json(row.tree->report);
+  tree["error"] = {{"targets", e.targets},
+                   {"seed", row.tree->seed},
+                   {"p50", sampled ? nlohmann::json(e.p50) : nlohmann::json(nullptr)},
+                   {"p99", sampled ? nlohmann::json(e.p99) : nlohmann::json(nullptr)},
+                   {"max", sampled ? nlohmann::json(e.max) : nlohmann::json(nullptr)}};
+  return tree;
 }
 }  // namespace
 

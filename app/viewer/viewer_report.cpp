@@ -8,6 +8,7 @@
 
 #include "app/services/device_report.h"
 #include "app/services/report_schemas.h"
+#include "app/services/tree_report_json.h"
 #include "app/services/utc_time.h"
 #include "app/viewer/viewer_panel.h"
 #include "app/viewer/viewer_report_hardware.h"
@@ -141,10 +142,9 @@ std::string path_from(const std::string& file, const std::string& folder) {
 // tree. error is null until the first check (docs/viewer.md).
 json tree_json(const ViewerModel& model) {
   if (!model.tree) return nullptr;
-  const TreeReport& r = *model.tree;
-  const double targets = r.targets > 0 ? r.targets : 1;
-  json stages = json::object();
-  for (const auto& [name, ms] : r.stages_ms) stages[std::string(name)] = ms;
+  json tree = tree_report_json(*model.tree);
+  tree["source_order"] = text(to_string(model.tree->settings.source_order));
+  tree["target_order"] = text(to_string(model.tree->settings.target_order));
   json error = nullptr;
   if (const auto& e = model.tree_error; e && e->errors.targets > 0)
     error = {{"targets", e->errors.targets},
@@ -156,15 +156,8 @@ json tree_json(const ViewerModel& model) {
              {"check_ms", e->check_ms},
              {"interval_s", e->interval_s},
              {"share_of_run", e->share()}};
-  return {{"theta", r.settings.theta},
-          {"leaf_size", r.settings.leaf_size},
-          {"group_size", r.settings.group_size},
-          {"source_order", text(to_string(r.settings.source_order))},
-          {"target_order", text(to_string(r.settings.target_order))},
-          {"particle_particle_per_target", r.counts.particle_particle / targets},
-          {"particle_node_per_target", r.counts.particle_node / targets},
-          {"stages_ms", stages},
-          {"error", error}};
+  tree["error"] = error;
+  return tree;
 }
 
 json forces_json(const ViewerSimulation& sim) {
