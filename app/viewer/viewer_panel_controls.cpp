@@ -7,26 +7,12 @@
 #include <imgui_stdlib.h>
 
 #include "app/viewer/viewer_panel.h"
+#include "app/viewer/viewer_panel_widgets.h"
 #include "sim/limits.h"
 #include "sim/printable.h"
 
 namespace coalesce {
 namespace {
-
-template <typename Enum, size_t Count>
-bool enum_combo(const char* label, Enum& value, const std::array<Enum, Count>& all) {
-  bool changed = false;
-  if (ImGui::BeginCombo(label, std::string(to_string(value)).c_str())) {
-    for (Enum option : all) {
-      if (ImGui::Selectable(std::string(to_string(option)).c_str(), option == value)) {
-        changed = option != value;
-        value = option;
-      }
-    }
-    ImGui::EndCombo();
-  }
-  return changed;
-}
 
 // Drawing fewer than N keeps the frame rate where the GPU's vertex stage bounds it (16M on an H100).
 void draw_limit_controls(ViewerControls& controls, ViewerRequests& requests, int particles) {

@@ -6,6 +6,7 @@
 #include <imgui.h>
 
 #include "app/viewer/viewer_panel.h"
+#include "app/viewer/viewer_panel_widgets.h"
 #include "sim/limits.h"
 
 namespace coalesce {
@@ -69,12 +70,7 @@ void draw_order_controls(const TreeSettings& settings, bool gpu, ViewerRequests&
   if (!gpu) ImGui::BeginDisabled();
   TreeSettings next = settings;
   ImGui::SetNextItemWidth(110.0f);
-  if (ImGui::BeginCombo("sources", std::string(to_string(settings.source_order)).c_str())) {
-    for (SourceOrder order : kSourceOrders)
-      if (ImGui::Selectable(std::string(to_string(order)).c_str(), order == settings.source_order))
-        next.source_order = order;
-    ImGui::EndCombo();
-  }
+  enum_combo("sources", next.source_order, kSourceOrders);
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip(
         "where the walk's sorted copy of {x, y, z, m} lies in memory: along the curve, so a leaf's bodies\n"
@@ -83,12 +79,7 @@ void draw_order_controls(const TreeSettings& settings, bool gpu, ViewerRequests&
         gpu ? "" : "\nGPU only: the CPU reference keeps the curve");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(110.0f);
-  if (ImGui::BeginCombo("groups", std::string(to_string(settings.target_order)).c_str())) {
-    for (TargetOrder order : kTargetOrders)
-      if (ImGui::Selectable(std::string(to_string(order)).c_str(), order == settings.target_order))
-        next.target_order = order;
-    ImGui::EndCombo();
-  }
+  enum_combo("groups", next.target_order, kTargetOrders);
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip(
         "which 32 targets share a walk: curve neighbours (a small box) or 32 consecutive particles of the\n"
