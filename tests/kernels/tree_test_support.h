@@ -13,6 +13,7 @@
 #include "kernels/tree.h"
 #include "sim/scene.h"
 #include "tests/support/test_random.h"
+#include "tests/support/test_scene.h"
 
 namespace coalesce::testing::tree {
 
@@ -46,14 +47,7 @@ inline std::vector<std::byte> download(const DeviceState& state) {
   return host;
 }
 
-inline std::vector<Particle> scene_bodies(testing::TestRng& rng, const char* preset, int n,
-                                          SimParams* params = nullptr) {
-  Scene scene = preset_scene(preset);
-  scene.particles = n;
-  scene.seed = rng.engine()();
-  if (params) *params = scene.params;
-  return generate_initial_state(scene);
-}
+using testing::scene_bodies;
 
 inline DeviceBuffer<int> all_targets(int n) {
   std::vector<int> host(static_cast<std::size_t>(n));

@@ -13,18 +13,12 @@
 #include "sim/scene.h"
 #include "sim/thread_pool.h"
 #include "tests/support/test_random.h"
+#include "tests/support/test_scene.h"
 
 namespace coalesce {
 namespace {
 
 using testing::TestRng;
-
-std::vector<Particle> random_scene(TestRng& rng, const char* preset, int n) {
-  Scene scene = preset_scene(preset);
-  scene.particles = n;
-  scene.seed = rng.engine()();
-  return generate_initial_state(scene);
-}
 
 // Each body's acceleration summed in long double, every other body, softened as the tree's pairs.
 std::vector<std::array<long double, 3>> direct_sum(const std::vector<Particle>& bodies, long double eps2) {
@@ -94,7 +88,7 @@ TEST(CpuTree, ThetaZeroIsTheDirectSum) {
   TestRng rng;
   ThreadPool pool(2);
   const int n = rng.uniform_int(1, 900);
-  const std::vector<Particle> bodies = random_scene(rng, "plummer", n);
+  const std::vector<Particle> bodies = testing::scene_bodies(rng, "plummer", n);
   const double eps2 = 0.05 * 0.05;
   TreeSettings settings;
   settings.theta = 0;
@@ -113,7 +107,7 @@ TEST(CpuTree, ErrorPercentilesShrinkWithTheOpeningAngle) {
   ThreadPool pool(2);
   for (const char* preset : {"plummer", "galaxies"}) {
     const int n = rng.uniform_int(2000, 4000);
-    const std::vector<Particle> bodies = random_scene(rng, preset, n);
+    const std::vector<Particle> bodies = testing::scene_bodies(rng, preset, n);
     const double eps2 = 0.05 * 0.05;
     const auto exact = direct_sum(bodies, eps2);
     double previous_p99 = 0;
@@ -149,7 +143,7 @@ TEST(CpuTree, TheDefaultThetaKeepsP99Within5e4) {
   ThreadPool pool(2);
   for (const char* preset : {"plummer", "galaxies"}) {
     const int n = rng.uniform_int(6000, 8000);
-    const std::vector<Particle> bodies = random_scene(rng, preset, n);
+    const std::vector<Particle> bodies = testing::scene_bodies(rng, preset, n);
     const Scene scene = preset_scene(preset);
     const double eps2 = static_cast<double>(scene.params.softening) * scene.params.softening;
     const auto exact = direct_sum(bodies, eps2);
@@ -175,7 +169,7 @@ TEST(CpuTree, TheVectorLoopsAgreeWithTheScalarOnEveryTarget) {
   TestRng rng;
   ThreadPool pool(2);
   const int n = rng.uniform_int(1000, 3000);
-  const std::vector<Particle> bodies = random_scene(rng, "plummer", n);
+  const std::vector<Particle> bodies = testing::scene_bodies(rng, "plummer", n);
   TreeSettings settings;
   settings.theta = rng.uniform(0.2f, 0.8f);
   const auto scalar32 = tree_accelerations<float>(bodies, settings, 0.0025f, {0, n}, pool);
@@ -214,7 +208,7 @@ TEST(CpuTree, TheVectorLoopsAgreeWithTheScalarOnEveryTarget) {
 TEST(CpuTree, ASliceHasTheWholesBitsOnAnyThreadCount) {
   TestRng rng;
   const int n = rng.uniform_int(2, 3000);
-  const std::vector<Particle> bodies = random_scene(rng, "galaxies", n);
+  const std::vector<Particle> bodies = testing::scene_bodies(rng, "galaxies", n);
   ThreadPool one(1), three(3);
   TreeSettings settings;
   settings.theta = 0.6;
@@ -245,7 +239,7 @@ TEST(CpuTreeMethod, LayoutsStepAlikeAndTheWalkIsCounted) {
   TestRng rng;
   const int n = rng.uniform_int(100, 3000);
   const Precision precision = testing::random_precision(rng);
-  const std::vector<Particle> bodies = random_scene(rng, "galaxies", n);
+  const std::vector<Particle> bodies = testing::scene_bodies(rng, "galaxies", n);
   const SimParams params = preset_scene("galaxies").params;
   std::vector<ParticleF64> first;
   for (Layout layout : kAllLayouts) {
@@ -275,7 +269,7 @@ TEST(CpuTreeMethod, TheSampledErrorIsTheWalksAgainstTheDirectSum) {
   TestRng rng;
   const int n = rng.uniform_int(3000, 6000);
   const Precision precision = testing::random_precision(rng);
-  const std::vector<Particle> bodies = random_scene(rng, "galaxies", n);
+  const std::vector<Particle> bodies = testing::scene_bodies(rng, "galaxies", n);
   const SimParams params = preset_scene("galaxies").params;
   CpuBackend backend(n, testing::random_layout(rng), 2, precision);
   backend.upload(bodies);

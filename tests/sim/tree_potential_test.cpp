@@ -11,18 +11,12 @@
 #include "sim/cpu_backend.h"
 #include "sim/scene.h"
 #include "tests/support/test_random.h"
+#include "tests/support/test_scene.h"
 
 namespace coalesce {
 namespace {
 
 using testing::TestRng;
-
-std::vector<Particle> random_scene(TestRng& rng, const char* preset, int n) {
-  Scene scene = preset_scene(preset);
-  scene.particles = n;
-  scene.seed = rng.engine()();
-  return generate_initial_state(scene);
-}
 
 struct Energies {
   Diagnostics tree, exact;
@@ -55,7 +49,7 @@ TEST(TreePotential, ThetaZeroIsTheExactPairPotential) {
   for (const char* preset : {"plummer", "galaxies"})
     for (Precision precision : {Precision::Fp32, Precision::Fp64}) {
       const int n = rng.uniform_int(2, 3000);
-      const Energies e = both(random_scene(rng, preset, n), precision, 0.0);
+      const Energies e = both(testing::scene_bodies(rng, preset, n), precision, 0.0);
       ASSERT_TRUE(e.tree.tree_theta.has_value());
       EXPECT_EQ(*e.tree.tree_theta, 0.0);
       EXPECT_FALSE(e.exact.tree_theta.has_value());
@@ -75,7 +69,7 @@ TEST(TreePotential, DefaultThetaIsCloseToTheExactPotential) {
     for (Precision precision : {Precision::Fp32, Precision::Fp64}) {
       const int n = rng.uniform_int(5000, 12000);
       const auto start = std::chrono::steady_clock::now();
-      const Energies e = both(random_scene(rng, preset, n), precision, kDefaultTheta);
+      const Energies e = both(testing::scene_bodies(rng, preset, n), precision, kDefaultTheta);
       const double err = relative(e.tree.potential_energy, e.exact.potential_energy);
       std::printf("%s %s N %d theta %.2f: relative potential error %.2e (%.2f s for both)\n", preset,
                   std::string(to_string(precision)).c_str(), n, kDefaultTheta, err,
@@ -89,7 +83,8 @@ TEST(TreePotential, DefaultThetaIsCloseToTheExactPotential) {
 TEST(TreePotential, SameBitsOnAnyThreadCount) {
   TestRng rng;
   const int n = rng.uniform_int(3000, 8000);
-  const std::vector<Particle> bodies = random_scene(rng, rng.uniform_int(0, 1) ? "plummer" : "galaxies", n);
+  const std::vector<Particle> bodies =
+      testing::scene_bodies(rng, rng.uniform_int(0, 1) ? "plummer" : "galaxies", n);
   for (Precision precision : {Precision::Fp32, Precision::Fp64}) {
     std::vector<double> got;
     for (int threads : {1, 3}) {
