@@ -16,6 +16,7 @@
 #include "sim/body_range.h"
 #include "sim/nvtx_range.h"
 #include "sim/byte_counts.h"
+#include "sim/limits.h"
 
 namespace coalesce {
 
@@ -41,9 +42,8 @@ int checked_device(int device, int particles, Precision precision) {
 
 CudaBackend::CudaBackend(int particles, Layout layout, int device, Precision precision)
     : Backend(checked_count(particles), layout, precision, Processor::Gpu,
-              // The GPU tree has no potential walk yet: its runs are measured by the exact pair sum.
-              {kMaxAllPairsDiagnosticParticles, std::numeric_limits<int>::max(),
-               kMaxAllPairsDiagnosticParticles}),
+              // A tree run's energy is the tree's own potential walk at any N (diagnostics()).
+              {kMaxAllPairsDiagnosticParticles, std::numeric_limits<int>::max(), kMaxParticles}),
       m_device(checked_device(device, particles, precision)),
       m_info(query_device_info(device)),
       m_state(max_state_bytes(precision, m_n)),
@@ -308,6 +308,17 @@ void CudaBackend::synchronize() {
 
 Diagnostics CudaBackend::diagnostics(const SimParams& params, double time) {
   const double eps2 = params.softening * params.softening;  // as compute_diagnostics
+  // A tree run's energy is the tree's own at every N, so its drift is that of the forces it steps with.
+  if (m_method == ForceMethod::Tree) {
+    const std::optional<MethodPotential> own =
+        m_solvers[m_method].potential_energy(Sources{state_views()}, params);
+    if (!own) throw std::logic_error("CudaBackend: the tree solver gave no potential");
+    Diagnostics d = gpu::motion_diagnostics(state_views(), m_stream.get());
+    d.potential_energy = own->energy;
+    d.total_energy = d.kinetic_energy + d.potential_energy;
+    d.tree_theta = own->theta;
+    return d;
+  }
   if (method_info(m_method).physics == Physics::PairGravity)
     return gpu::all_pairs_diagnostics(state_views(), eps2, m_stream.get());
   // The attractor positions the step's kick uses: the same host snapshot, in the state's precision, widened.

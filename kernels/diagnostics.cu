@@ -211,4 +211,8 @@ Diagnostics attractor_diagnostics(const StateViews& state, const AttractorSnapsh
   return d;
 }
 
+Diagnostics motion_diagnostics(const StateViews& state, cudaStream_t stream) {
+  return attractor_diagnostics(state, AttractorSnapshotT<double>{}, 0.0, stream);  // no attractor: no potential
+}
+
 }  // namespace coalesce::gpu

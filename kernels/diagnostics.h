@@ -17,4 +17,7 @@ Diagnostics all_pairs_diagnostics(const StateViews& state, double softening_squa
 Diagnostics attractor_diagnostics(const StateViews& state, const AttractorSnapshotT<double>& snapshot,
                                   double softening_squared, cudaStream_t stream);
 
+// Kinetic energy and momentum alone (the potential 0, left to the caller: a tree's own, GpuTree).
+Diagnostics motion_diagnostics(const StateViews& state, cudaStream_t stream);
+
 }  // namespace coalesce::gpu

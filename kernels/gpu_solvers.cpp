@@ -135,6 +135,13 @@ class GpuTreeSolver final : public ForceSolver {
     return sample;
   }
 
+  std::optional<MethodPotential> potential_energy(const Sources& sources, const SimParams& params) override {
+    m_tree.build(sources.state, m_context.tree, m_context.stream);  // the state now, as sample_accelerations
+    const double energy = m_tree.potential_energy(sources.state, params, m_context.stream);
+    m_kicked = false;  // the stage times are this build's now, not the last kick's
+    return MethodPotential{energy, m_context.tree.theta};
+  }
+
   std::optional<TreeReport> tree_report() override {
     if (!m_kicked) return std::nullopt;
     const gpu::TreeStageTimes t = m_tree.last_times();

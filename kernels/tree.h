@@ -43,6 +43,10 @@ struct TreeMoments {
   double extent;  // an upper bound of |x - com| over its bodies
 };
 
+// What a walk computes for its groups: velocities kicked, the accelerations of listed targets, or every
+// body's m phi (kernels/tree_walk.cu).
+enum class WalkMode { Kick, List, Potential };
+
 // Milliseconds of each stage of the last build and kick, from CUDA events.
 struct TreeStageTimes {
   double keys_sort_ms = 0;  // bounding box, keys, radix sort, the sorted copy
@@ -66,6 +70,13 @@ class GpuTree {
   void accelerations(const StateViews& state, const int* targets, int count, double* out,
                      const SimParams& params, cudaStream_t stream);
 
+  // The tree's potential energy W = 1/2 sum m_i phi_i of the state it was built from, phi from the force
+  // walk's own interaction lists: -m/r over the bodies (the target's own skipped), -M/r - 1/2 (r.Q.r)/r^5
+  // over the nodes (sim/cpu_tree_potential.h), in double from the stored values widened, eps^2 =
+  // softening^2 in double as the exact potential's. A fixed order: the same state gives the same bits.
+  // Synchronizes `stream`.
+  double potential_energy(const StateViews& state, const SimParams& params, cudaStream_t stream);
+
   // Interaction counts of the last kick over its targets; waits for it. Throws std::runtime_error if a
   // walk ran out of its stack (a bug: the stack is sized for the deepest tree the keys allow).
   TreeCounts last_counts() const;
@@ -80,8 +91,8 @@ class GpuTree {
 
  private:
   void check_state(const StateViews& state) const;
-  void walk(const StateViews& state, BodyRange targets, const int* list, int count, double* out,
-            const SimParams& params, cudaStream_t stream);
+  void walk(WalkMode mode, const StateViews& state, BodyRange targets, const int* list, int count,
+            double* out, const SimParams& params, cudaStream_t stream);
 
   int m_n = 0;
   Layout m_layout = Layout::AoS;

@@ -5,7 +5,8 @@
 // evaluated 32 entries at a time, every lane against all 32 from shared memory. A group of 64 gives each lane
 // two targets (lane l: group members l and l + 32), so each list entry loaded is pulled twice. The order of
 // every sum is fixed by the tree and the group alone. Both kinds of pull in the state's precision: body-body
-// as all-pairs computes it, body-node monopole + quadrupole as the CPU reference's formula.
+// as all-pairs computes it, body-node monopole + quadrupole as the CPU reference's formula. The potential walk
+// (GpuTree::potential_energy) is the same walk summing each target's phi in double instead.
 #include <algorithm>
 #include <stdexcept>
 #include <type_traits>
@@ -41,6 +42,22 @@ struct WarpLists {
   int range_first[64], range_count[64], range_start[64];  // opened leaves' bodies waiting (< 32 bodies)
 };
 
+// The potential walk's lists: the waiting bodies' curve positions too, for each target's own-pair skip. Its
+// own type, so that the force walk's shared memory (and the L1 carve-out it leaves) is unchanged.
+template <class Real>
+struct PotentialLists : WarpLists<Real> {
+  int body_at[32];
+};
+
+// A target's potential: -sum m / r over the bodies and -M/r - 1/2 (r.Q.r)/r^5 over the nodes
+// (sim/cpu_tree_potential.h), in double from the stored values widened, eps^2 = softening^2 in double as
+// the exact potential's; `self` is the target's curve position, whose pair is skipped.
+struct PotentialSum {
+  double phi;
+  double eps2;
+  int self;
+};
+
 template <class Real>
 struct WalkParams {
   int n, group_size;
@@ -55,7 +72,8 @@ struct WalkParams {
   BodyRange targets;             // kick: the targets of the range
   const int* list;               // accelerations: the targets (state indices), and where they go
   int count;
-  double* out;
+  double* out;                   // List: 3 a target; Potential: m phi by state index
+  double potential_eps2;         // Potential: softening^2 in double
 };
 
 __device__ unsigned lanes_below() { return (1u << (threadIdx.x & 31)) - 1u; }
@@ -98,28 +116,54 @@ __device__ void accumulate_node(Vec3T<Real>& acc, Vec3T<Real> p, Vec4T<Real> ce,
   acc.z = fma(qr[2], inv5, fma(c, r[2], acc.z));
 }
 
+// The same node's potential at p.
+template <class Real>
+__device__ void accumulate_node(PotentialSum& sum, Vec3T<Real> p, Vec4T<Real> ce, Vec4T<Real> qa,
+                                Vec4T<Real> qb, Real) {
+  const double r[3] = {double(p.x) - double(ce.x), double(p.y) - double(ce.y), double(p.z) - double(ce.z)};
+  const double r2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + sum.eps2;
+  const double inv = 1.0 / sqrt(r2), inv2 = inv * inv, inv5 = inv * inv2 * inv2;
+  const double rqr = double(qa.x) * r[0] * r[0] + double(qa.y) * r[1] * r[1] + double(qa.z) * r[2] * r[2] +
+                     2 * (double(qa.w) * r[0] * r[1] + double(qb.x) * r[0] * r[2] + double(qb.y) * r[1] * r[2]);
+  sum.phi -= double(qb.z) * inv + 0.5 * rqr * inv5;
+}
+
+// A body's pull on p from curve position `at`; its potential, none from the target itself.
+template <class Real>
+__device__ void accumulate_body(Vec3T<Real>& acc, Vec3T<Real> p, Vec4T<Real> b, int, Real eps2) {
+  accumulate_pair(acc, p, Vec3T<Real>{b.x, b.y, b.z}, b.w, eps2);
+}
+template <class Real>
+__device__ void accumulate_body(PotentialSum& sum, Vec3T<Real> p, Vec4T<Real> b, int at, Real) {
+  if (at == sum.self) return;
+  const double dx = double(b.x) - double(p.x), dy = double(b.y) - double(p.y), dz = double(b.z) - double(p.z);
+  sum.phi -= double(b.w) / sqrt(dx * dx + dy * dy + dz * dz + sum.eps2);
+}
+
 // Waiting node j against every target of the lane: one set of shared loads for all of them.
-template <int kPerLane, class Real>
+template <int kPerLane, class Real, class Acc>
 __device__ void node_pulls(const WarpLists<Real>& lists, int j, const Vec3T<Real> (&p)[kPerLane],
-                           Vec3T<Real> (&acc)[kPerLane], Real eps2) {
+                           Acc (&acc)[kPerLane], Real eps2) {
   const Vec4T<Real> ce = lists.com_extent[j], qa = lists.quad_a[j], qb = lists.quad_b[j];
 #pragma unroll
   for (int s = 0; s < kPerLane; ++s) accumulate_node(acc[s], p[s], ce, qa, qb, eps2);
 }
 
-// Waiting body j against every target of the lane, likewise.
-template <int kPerLane, class Real>
-__device__ void body_pulls(const WarpLists<Real>& lists, int j, const Vec3T<Real> (&p)[kPerLane],
-                           Vec3T<Real> (&acc)[kPerLane], Real eps2) {
+// Waiting body j against every target of the lane, likewise (its curve position only for the potential).
+template <int kPerLane, class Lists, class Real, class Acc>
+__device__ void body_pulls(const Lists& lists, int j, const Vec3T<Real> (&p)[kPerLane], Acc (&acc)[kPerLane],
+                           Real eps2) {
   const Vec4T<Real> b = lists.bodies[j];
+  int at = 0;
+  if constexpr (std::is_same_v<Acc, PotentialSum>) at = lists.body_at[j];
 #pragma unroll
-  for (int s = 0; s < kPerLane; ++s) accumulate_pair(acc[s], p[s], Vec3T<Real>{b.x, b.y, b.z}, b.w, eps2);
+  for (int s = 0; s < kPerLane; ++s) accumulate_body(acc[s], p[s], b, at, eps2);
 }
 
 // The first `count` waiting nodes against every lane's targets.
-template <int kPerLane, class Real>
+template <int kPerLane, class Real, class Acc>
 __device__ void flush_nodes(WarpLists<Real>& lists, const WalkParams<Real>& w, int count,
-                            const Vec3T<Real> (&p)[kPerLane], Vec3T<Real> (&acc)[kPerLane]) {
+                            const Vec3T<Real> (&p)[kPerLane], Acc (&acc)[kPerLane]) {
   const int lane = threadIdx.x & 31;
   if (lane < count) {
     const WalkNode<Real>& node = w.nodes[lists.nodes[lane]];
@@ -139,9 +183,9 @@ __device__ void flush_nodes(WarpLists<Real>& lists, const WalkParams<Real>& w, i
 
 // Waiting bodies with ordinals [first, first + count), count <= 32, against every lane's target; the loads
 // are the sorted copy's, in the state's layout.
-template <int kPerLane, class Src, class Real>
-__device__ void flush_bodies(WarpLists<Real>& lists, int ranges, const Src& sources, Real eps2, int first,
-                             int count, const Vec3T<Real> (&p)[kPerLane], Vec3T<Real> (&acc)[kPerLane]) {
+template <int kPerLane, class Src, class Lists, class Real, class Acc>
+__device__ void flush_bodies(Lists& lists, int ranges, const Src& sources, Real eps2, int first, int count,
+                             const Vec3T<Real> (&p)[kPerLane], Acc (&acc)[kPerLane]) {
   const int lane = threadIdx.x & 31;
   if (lane < count) {
     const int ordinal = first + lane;
@@ -151,7 +195,9 @@ __device__ void flush_bodies(WarpLists<Real>& lists, int ranges, const Src& sour
       if (lists.range_start[mid] <= ordinal) lo = mid;
       else hi = mid - 1;
     }
-    lists.bodies[lane] = sources.position_mass(lists.range_first[lo] + ordinal - lists.range_start[lo]);
+    const int at = lists.range_first[lo] + ordinal - lists.range_start[lo];
+    lists.bodies[lane] = sources.position_mass(at);
+    if constexpr (std::is_same_v<Acc, PotentialSum>) lists.body_at[lane] = at;
   }
   __syncwarp();
   if (count == 32) {
@@ -199,11 +245,12 @@ struct GroupCounts {
   int bodies = 0, nodes = 0;
 };
 
-// The acceleration of each of the lane's targets p from the walk of the group whose box is [lo, hi].
-template <int kPerLane, class Src, class Real>
-__device__ GroupCounts walk_group(WarpLists<Real>& lists, const WalkParams<Real>& w, const Src& sources, int* stack,
+// The acceleration (or potential) of each of the lane's targets p from the walk of the group whose box is
+// [lo, hi].
+template <int kPerLane, class Src, class Lists, class Real, class Acc>
+__device__ GroupCounts walk_group(Lists& lists, const WalkParams<Real>& w, const Src& sources, int* stack,
                                   Vec3T<Real> lo, Vec3T<Real> hi, const Vec3T<Real> (&p)[kPerLane],
-                                  Vec3T<Real> (&acc)[kPerLane]) {
+                                  Acc (&acc)[kPerLane]) {
   const int lane = threadIdx.x & 31;
   GroupCounts counts;
   int depth = 1, waiting_nodes = 0, ranges = 0, waiting_bodies = 0;
@@ -293,18 +340,22 @@ __device__ GroupCounts walk_group(WarpLists<Real>& lists, const WalkParams<Real>
   return counts;
 }
 
-// Persistent warps take work items (groups for a kick, targets for accelerations) from a counter; each
-// item's result depends only on its group, so which warp takes it does not matter. Src: the sorted copy in
-// curve order (SourceFor<View>) or shuffled (ShuffledSource), chosen at compile time so the default walk's
-// code is unchanged. kPerLane: the targets each lane holds, 1 for groups of up to 32, 2 for 64.
-template <class View, class Src, bool kList, int kPerLane>
+// Persistent warps take work items (groups for a kick or the potential, targets for accelerations) from a
+// counter; each item's result depends only on its group, so which warp takes it does not matter. Src: the
+// sorted copy in curve order (SourceFor<View>) or shuffled (ShuffledSource), chosen at compile time so the
+// default walk's code is unchanged. kPerLane: the targets each lane holds, 1 for groups of up to 32, 2 for 64.
+template <class View, class Src, WalkMode kMode, int kPerLane>
 __global__ void __launch_bounds__(kThreads, kMinBlocks<typename View::Scalar, kPerLane>)
     walk_kernel(View view, Src sources, WalkParams<typename View::Scalar> w, int items) {
   using Real = typename View::Scalar;
-  __shared__ WarpLists<Real> all_lists[kWarps];
+  constexpr bool kList = kMode == WalkMode::List;
+  constexpr bool kPotential = kMode == WalkMode::Potential;
+  using Lists = std::conditional_t<kPotential, PotentialLists<Real>, WarpLists<Real>>;
+  using Acc = std::conditional_t<kPotential, PotentialSum, Vec3T<Real>>;
+  __shared__ Lists all_lists[kWarps];
   const int lane = threadIdx.x & 31;
   const int warp = static_cast<int>(threadIdx.x) / 32;
-  WarpLists<Real>& lists = all_lists[warp];
+  Lists& lists = all_lists[warp];
   int* stack = w.stacks + static_cast<long long>(blockIdx.x * kWarps + warp) * kStackCapacity;
   unsigned long long pairs = 0, pulls = 0;
   for (;;) {
@@ -322,6 +373,8 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<typename View::Scalar, kP
     const int first = group * w.group_size;
     const int members = min(w.group_size, w.n - first);
     Vec3T<Real> p[kPerLane];
+    Acc acc[kPerLane];
+    Real mass[kPerLane];  // the potential's weights
     int body[kPerLane];
     bool wanted[kPerLane];
     int wanted_count = 0;
@@ -331,16 +384,29 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<typename View::Scalar, kP
       const int k = first + (member < members ? member : 0);  // idle slots repeat the first target
       body[s] = k;
       if (w.particle_groups) {  // uniform: the state's own order, the same values as the copy's
-        p[s] = view.position(k);
+        if constexpr (kPotential) {
+          const Vec4T<Real> pm = view.position_mass(k);
+          p[s] = Vec3T<Real>{pm.x, pm.y, pm.z};
+          mass[s] = pm.w;
+        } else {
+          p[s] = view.position(k);
+        }
       } else {
         const Vec4T<Real> pm = sources.position_mass(k);
         p[s] = Vec3T<Real>{pm.x, pm.y, pm.z};
+        mass[s] = pm.w;
         body[s] = w.order[k];
       }
-      wanted[s] = member < members && body[s] >= w.targets.begin && body[s] < w.targets.end;
+      if constexpr (kPotential) {
+        acc[s] = PotentialSum{0.0, w.potential_eps2, w.particle_groups ? w.position[k] : k};
+        wanted[s] = member < members;
+      } else {
+        acc[s] = Acc{0, 0, 0};
+        wanted[s] = member < members && body[s] >= w.targets.begin && body[s] < w.targets.end;
+      }
       wanted_count += __popc(__ballot_sync(kAll, wanted[s]));
     }
-    if (!kList && wanted_count == 0) continue;
+    if (kMode == WalkMode::Kick && wanted_count == 0) continue;
     Vec3T<Real> lo = p[0], hi = p[0];
 #pragma unroll
     for (int s = 1; s < kPerLane; ++s) {
@@ -349,11 +415,12 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<typename View::Scalar, kP
     }
     lo = Vec3T<Real>{warp_min(lo.x), warp_min(lo.y), warp_min(lo.z)};
     hi = Vec3T<Real>{warp_max(hi.x), warp_max(hi.y), warp_max(hi.z)};
-    Vec3T<Real> acc[kPerLane];
-#pragma unroll
-    for (int s = 0; s < kPerLane; ++s) acc[s] = Vec3T<Real>{0, 0, 0};
     const GroupCounts counts = walk_group(lists, w, sources, stack, lo, hi, p, acc);
-    if constexpr (kList) {
+    if constexpr (kPotential) {
+#pragma unroll
+      for (int s = 0; s < kPerLane; ++s)
+        if (wanted[s]) w.out[body[s]] = double(mass[s]) * acc[s].phi;
+    } else if constexpr (kList) {
       if (lane == target_member % 32) {
         const Vec3T<Real> a = target_member < 32 ? acc[0] : acc[kPerLane - 1];  // no local-memory index
         w.out[3LL * item] = double(a.x);
@@ -368,17 +435,26 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<typename View::Scalar, kP
       pulls += static_cast<unsigned long long>(counts.nodes) * wanted_count;
     }
   }
-  if (!kList && lane == 0) {  // one atomic per warp and count
+  if (kMode == WalkMode::Kick && lane == 0) {  // one atomic per warp and count
     if (pairs) atomicAdd(w.counters, pairs);
     if (pulls) atomicAdd(w.counters + 1, pulls);
   }
 }
 
-// The walk for a list or a kick, with one target a lane or two (groups of 64).
+// The walk of one mode with one target a lane or two (groups of 64).
+template <class View, class Src, WalkMode kMode>
+auto per_lane_kernel(bool two_per_lane) {
+  return two_per_lane ? walk_kernel<View, Src, kMode, 2> : walk_kernel<View, Src, kMode, 1>;
+}
+
+// The kernel of a mode; the potential is walked over the curve-order copy alone (GpuTree::walk), so its
+// shuffled variants are never built.
 template <class View, class Src>
-auto pick_kernel(bool listed, bool two_per_lane) {
-  if (two_per_lane) return listed ? walk_kernel<View, Src, true, 2> : walk_kernel<View, Src, false, 2>;
-  return listed ? walk_kernel<View, Src, true, 1> : walk_kernel<View, Src, false, 1>;
+auto pick_kernel(WalkMode mode, bool two_per_lane) {
+  if constexpr (std::is_same_v<Src, SourceFor<View>>)
+    if (mode == WalkMode::Potential) return per_lane_kernel<View, Src, WalkMode::Potential>(two_per_lane);
+  return mode == WalkMode::List ? per_lane_kernel<View, Src, WalkMode::List>(two_per_lane)
+                                : per_lane_kernel<View, Src, WalkMode::Kick>(two_per_lane);
 }
 
 template <class Kernel>
@@ -392,19 +468,19 @@ int resident_blocks(Kernel kernel) {
 
 }  // namespace
 
-void GpuTree::walk(const StateViews& state, BodyRange targets, const int* list, int count, double* out,
-                   const SimParams& params, cudaStream_t stream) {
+void GpuTree::walk(WalkMode mode, const StateViews& state, BodyRange targets, const int* list, int count,
+                   double* out, const SimParams& params, cudaStream_t stream) {
   check_state(state);
-  const bool listed = list != nullptr;
-  unsigned long long* counters = m_counters.data() + (listed ? 4 : 0);
+  const bool kick = mode == WalkMode::Kick;
+  unsigned long long* counters = m_counters.data() + (kick ? 0 : 4);  // a kick's counts stay for last_counts
   COALESCE_CUDA_CHECK(cudaMemsetAsync(counters, 0, 4 * sizeof(unsigned long long), stream));
-  if (!listed) {
+  if (kick) {
     m_walk_start.record(stream);
     m_last_kick_stream = stream;
     m_kicked = true;
   }
   const int groups = (m_n + m_settings.group_size - 1) / m_settings.group_size;
-  const int items = listed ? count : groups;
+  const int items = mode == WalkMode::List ? count : groups;
   if (m_n > 0 && items > 0) {
     with_view(state, [&](const auto& view) {
       using View = std::decay_t<decltype(view)>;
@@ -425,9 +501,10 @@ void GpuTree::walk(const StateViews& state, BodyRange targets, const int* list, 
       w.list = list;
       w.count = count;
       w.out = out;
+      w.potential_eps2 = params.softening * params.softening;  // as the exact potential's (sim/diagnostics.h)
       const auto run = [&](const auto& sources) {
         using Src = std::decay_t<decltype(sources)>;
-        const auto kernel = pick_kernel<View, Src>(listed, m_settings.group_size > 32);
+        const auto kernel = pick_kernel<View, Src>(mode, m_settings.group_size > 32);
         const int blocks = std::min(resident_blocks(kernel), (items + kWarps - 1) / kWarps);
         const std::size_t stack_ints = static_cast<std::size_t>(blocks) * kWarps * kStackCapacity;
         if (m_stacks.size() < stack_ints) m_stacks = DeviceBuffer<int>(stack_ints);
@@ -435,24 +512,25 @@ void GpuTree::walk(const StateViews& state, BodyRange targets, const int* list, 
         launch(kernel, LaunchGrid{static_cast<unsigned>(blocks), kThreads}, stream, view, sources, w, items);
       };
       const SourceFor<View> curve = SourceFor<View>::over(m_sources.data(), m_n);
-      if (m_settings.source_order == SourceOrder::Shuffled)
+      // Shuffled sources give the same bits (kernels/tree.h), so the potential reads the curve order.
+      if (m_settings.source_order == SourceOrder::Shuffled && mode != WalkMode::Potential)
         run(ShuffledSource<SourceFor<View>>{curve, m_slot.data()});
       else
         run(curve);
     });
   }
-  if (!listed) m_walk_end.record(stream);
+  if (kick) m_walk_end.record(stream);
 }
 
 void GpuTree::kick(const StateViews& state, BodyRange targets, const SimParams& params, cudaStream_t stream) {
   if (targets.begin < 0 || targets.end > state.n || targets.begin > targets.end)
     throw std::invalid_argument("GpuTree::kick: the targets are not within the state's bodies");
-  walk(state, targets, nullptr, 0, nullptr, params, stream);
+  walk(WalkMode::Kick, state, targets, nullptr, 0, nullptr, params, stream);
 }
 
 void GpuTree::accelerations(const StateViews& state, const int* targets, int count, double* out,
                             const SimParams& params, cudaStream_t stream) {
-  walk(state, BodyRange{0, state.n}, targets, count, out, params, stream);
+  walk(WalkMode::List, state, BodyRange{0, state.n}, targets, count, out, params, stream);
 }
 
 }  // namespace coalesce::gpu
