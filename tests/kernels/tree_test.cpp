@@ -6,11 +6,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -380,9 +382,8 @@ struct ProbeInputs {
   std::vector<int> host_targets;
   DeviceBuffer<int> targets;
 };
-ProbeInputs probe_inputs(int n) {
-  ProbeInputs in{
-      preset_scene("galaxies"), {}, std::vector<int>(kProbeTargets), DeviceBuffer<int>(kProbeTargets)};
+ProbeInputs probe_inputs(int n, const std::string& preset = "galaxies") {
+  ProbeInputs in{preset_scene(preset), {}, std::vector<int>(kProbeTargets), DeviceBuffer<int>(kProbeTargets)};
   in.scene.particles = n;
   in.scene.seed = 12345;
   in.bodies = generate_initial_state(in.scene);
@@ -394,12 +395,12 @@ ProbeInputs probe_inputs(int n) {
 }
 
 // Not a check: with COALESCE_TREE_TIMING="N,N,..." prints, per N, layout and setting, the stage split of
-// build
-// + kick of the galaxies scene in fp32 (the median of 3 after one warm-up), the pulls per target, and the
-// relative acceleration error of 1024 random targets (a fixed, printed seed) against the float64 direct sum.
-// COALESCE_TREE_SWEEP="theta=0.25,0.3;leaf=8,16;group=32;layout=Float4" sweeps settings (every field
-// optional; defaults: TreeSettings{}'s values and every layout). A probe for docs/perf.md; it asserts
-// nothing.
+// build + kick of the galaxies scene in fp32 (the median of 3 after one warm-up), the pulls per target, the
+// relative acceleration error of 1024 random targets (a fixed, printed seed) against the float64 direct sum,
+// and the time of the potential walk (the --steps energy).
+// COALESCE_TREE_SWEEP="theta=0.25,0.3;leaf=8,16;group=32;layout=Float4;scene=plummer" sweeps settings (every
+// field optional; defaults: TreeSettings{}'s values, every layout and the galaxies). A probe for
+// docs/perf.md; it asserts nothing.
 TEST(GpuTreeTiming, PrintsTheStageSplit) {
   COALESCE_REQUIRE_CUDA();
   const char* sizes = std::getenv("COALESCE_TREE_TIMING");
@@ -415,10 +416,11 @@ TEST(GpuTreeTiming, PrintsTheStageSplit) {
     layouts.erase(
         std::remove_if(layouts.begin(), layouts.end(), [&](Layout l) { return layout_name != name_of(l); }),
         layouts.end());
-  std::printf("tree timing: galaxies scene seed 12345, %d error targets from seed %llu\n", kProbeTargets,
-              static_cast<unsigned long long>(kProbeTargetSeed));
+  const std::string preset = sweep_field(sweep, "scene").empty() ? "galaxies" : sweep_field(sweep, "scene");
+  std::printf("tree timing: %s scene seed 12345, %d error targets from seed %llu\n", preset.c_str(),
+              kProbeTargets, static_cast<unsigned long long>(kProbeTargetSeed));
   for (const int n : number_list<int>(sizes, {})) {
-    const ProbeInputs in = probe_inputs(n);
+    const ProbeInputs in = probe_inputs(n, preset);
     const Scene& scene = in.scene;
     const std::vector<Particle>& bodies = in.bodies;
     const DeviceBuffer<int>& targets = in.targets;
@@ -455,15 +457,20 @@ TEST(GpuTreeTiming, PrintsTheStageSplit) {
             tree.accelerations(state.views, targets.data(), kProbeTargets, tree_out.data(), scene.params,
                                nullptr);
             const std::vector<double> e = sorted_errors(to_host(tree_out), exact);
+            const auto potential_start = std::chrono::steady_clock::now();  // the --steps energy's walk
+            tree.potential_energy(state.views, scene.params, nullptr);
+            const double potential_ms =
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - potential_start)
+                    .count();
             std::printf(
                 "tree timing N %d fp32 %s theta %.2f leaf %d group %d: keys+sort %.3f ms, tree %.3f ms,"
                 " upsweep %.3f ms, walk %.3f ms, sum %.3f ms; %.1f pp + %.1f pn a target; %.3g"
-                " interactions/s in the walk; error p50 %.2e p99 %.2e max %.2e\n",
+                " interactions/s in the walk; error p50 %.2e p99 %.2e max %.2e; potential walk %.1f ms\n",
                 n, name_of(layout), theta, leaf, group, t.keys_sort_ms, t.build_ms, t.upsweep_ms, t.walk_ms,
                 t.keys_sort_ms + t.build_ms + t.upsweep_ms + t.walk_ms, counts.particle_particle / n,
                 counts.particle_node / n,
                 (counts.particle_particle + counts.particle_node) / (t.walk_ms * 1e-3), percentile(e, 0.5),
-                percentile(e, 0.99), e.back());
+                percentile(e, 0.99), e.back(), potential_ms);
             std::fflush(stdout);
           }
     }
@@ -510,6 +517,52 @@ TEST(GpuTreeTiming, PrintsTheAllPairsKernelsOwnRounding) {
                   std::string(method_info(method).name).c_str(), percentile(e, 0.5), percentile(e, 0.99),
                   e.back());
       std::fflush(stdout);
+    }
+  }
+}
+
+// Not a check: with COALESCE_TREE_EVOLUTION="STEPS,EVERY" and COALESCE_TREE_TIMING="N,..." evolves the
+// galaxies (the probes' seed; COALESCE_TREE_SWEEP's "scene=" names another preset) on the GPU tree at the
+// default theta, fp32 float4, and every EVERY steps prints the error of 8,192 fresh targets (a fixed seed
+// per check) at each theta of COALESCE_TREE_SWEEP's "theta=" (default: the default theta): whether the
+// default holds its bound as the galaxies collide, the demo's evolution. A probe for docs/perf.md; it
+// asserts nothing.
+TEST(GpuTreeTiming, PrintsTheErrorOverTheDemosEvolution) {
+  COALESCE_REQUIRE_CUDA();
+  const char* sizes = std::getenv("COALESCE_TREE_TIMING");
+  const char* evolution = std::getenv("COALESCE_TREE_EVOLUTION");
+  if (sizes == nullptr || evolution == nullptr)
+    GTEST_SKIP() << "COALESCE_TREE_TIMING and COALESCE_TREE_EVOLUTION not both set";
+  const std::vector<int> plan = number_list<int>(evolution, {});
+  ASSERT_EQ(plan.size(), 2u) << "COALESCE_TREE_EVOLUTION is STEPS,EVERY";
+  const char* sweep = std::getenv("COALESCE_TREE_SWEEP");
+  const std::vector<double> thetas = number_list<double>(sweep_field(sweep, "theta"), {kDefaultTheta});
+  const std::string preset = sweep_field(sweep, "scene").empty() ? "galaxies" : sweep_field(sweep, "scene");
+  for (const int n : number_list<int>(sizes, {})) {
+    const ProbeInputs in = probe_inputs(n, preset);
+    CudaBackend backend(n, Layout::Float4);
+    backend.set_force_method(ForceMethod::Tree);
+    backend.upload(in.bodies);
+    for (int step = 0; step <= plan[0]; ++step) {
+      if (step % plan[1] == 0) {
+        const std::vector<int> targets =
+            error_targets(n, 8192, kProbeTargetSeed + static_cast<unsigned>(step));
+        for (const double theta : thetas) {
+          TreeSettings settings;
+          settings.theta = theta;
+          backend.set_tree_settings(settings);
+          const std::optional<AccelerationSample> sample =
+              backend.sample_accelerations(in.scene.params, targets);
+          ASSERT_TRUE(sample.has_value());
+          const ForceErrors e = force_errors(*sample);
+          std::printf(
+              "tree evolution %s N %d step %d theta %.3f: error p50 %.2e p99 %.2e max %.2e (%d targets)\n",
+              preset.c_str(), n, step, theta, e.p50, e.p99, e.max, e.targets);
+        }
+        backend.set_tree_settings(TreeSettings{});
+        std::fflush(stdout);
+      }
+      if (step < plan[0]) backend.step(in.scene.params, step * static_cast<double>(in.scene.params.dt));
     }
   }
 }
