@@ -8,9 +8,12 @@
 namespace coalesce {
 
 // --theta's default: the largest measured to keep the 99th-percentile relative acceleration error at or below
-// 5e-4 on the Plummer sphere and the galaxies (tests/sim/cpu_tree_test.cpp, docs/perf.md); the most --theta
-// takes: past about 1 a node's own bodies can pull through its multipole.
-inline constexpr double kDefaultTheta = 0.25;
+// 5e-4 on the Plummer sphere and the galaxies as they start, from 1M to 16M bodies on the GPU (docs/perf.md,
+// "The default theta"); 0.25 held it at a few thousand bodies but not on the Plummer sphere at 1M (7.1e-4).
+// The most --theta takes: past about 1 a node's own bodies can pull through its multipole.
+inline constexpr double kDefaultTheta = 0.18;
+// The 99th-percentile relative acceleration error kDefaultTheta is chosen for (the panel colours by it).
+inline constexpr double kDefaultThetaErrorGoal = 5e-4;
 inline constexpr double kMaxTheta = 1.0;
 
 // Where the GPU tree stores its sorted copy of the sources (issue 32's lesson: coalescing on an irregular

@@ -19,7 +19,7 @@ namespace coalesce {
 struct SizeTrial {
   int particles = 0;
   double step_ms = 0.0;
-  std::string forces{};  // what was timed, as the run will use it: "forces mutual", "tree theta 0.25"; "" for
+  std::string forces{};  // what was timed, as the run will use it: "forces mutual", "tree theta 0.18"; "" for
                          // attractors
 };
 

@@ -12,9 +12,6 @@
 namespace coalesce {
 namespace {
 
-// The p99 the default theta is chosen for (sim/tree_settings.h).
-constexpr double kErrorGoal = 5e-4;
-
 void draw_stage_line(const TreeReport& report) {
   std::string line;
   double total = 0.0;
@@ -49,16 +46,21 @@ void draw_error_lines(const ViewerModel& model) {
     return;
   }
   const ErrorCheckResult& e = *model.tree_error;
-  const ImVec4 colour =
-      e.errors.p99 <= kErrorGoal ? ImVec4(0.55f, 0.95f, 0.55f, 1.0f) : ImVec4(1.0f, 0.6f, 0.4f, 1.0f);
+  const ImVec4 colour = e.errors.p99 <= kDefaultThetaErrorGoal ? ImVec4(0.55f, 0.95f, 0.55f, 1.0f)
+                                                               : ImVec4(1.0f, 0.6f, 0.4f, 1.0f);
   ImGui::TextColored(colour, "error p50 %.2e  p99 %.2e  max %.2e", e.errors.p50, e.errors.p99, e.errors.max);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "|a_tree - a_exact| / |a_exact| over %d random bodies (seed %llu) at step %llu, a_exact the float64\n"
         "direct sum over all N; theta %.3g is the default because p99 <= %.0e there (docs/perf.md)",
         e.errors.targets, static_cast<unsigned long long>(e.seed), static_cast<unsigned long long>(e.step),
-        kDefaultTheta, kErrorGoal);
+        kDefaultTheta, kDefaultThetaErrorGoal);
   ImGui::PushTextWrapPos(0.0f);
+  if (e.errors.p99 > kDefaultThetaErrorGoal)  // measured: the galaxies' evolution (docs/perf.md)
+    ImGui::TextDisabled(
+        "p99 over %.0e: the same theta errs more as the scene evolves; a smaller theta (the "
+        "slider) holds the bound",
+        kDefaultThetaErrorGoal);
   ImGui::TextDisabled("check %.1f ms every %.1f s = %.2f%% of the run's time (at most %.0f%%)", e.check_ms,
                       e.interval_s, 100.0 * e.share(), 100.0 * kMaxCheckShare);
   ImGui::PopTextWrapPos();

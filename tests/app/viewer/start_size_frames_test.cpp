@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/limits.h"
+#include "sim/tree_settings.h"
 #include "tests/app/viewer/screenshot_checks.h"
 #include "tests/support/test_random.h"
 
@@ -40,9 +42,11 @@ TEST(StartSizeFrames, TheFirstFramesSayWhatLimitedNAndTheRunKeepsIt) {
   SCOPED_TRACE(r.out);
   std::smatch chosen, frames;
   // The step's line names what it timed (the galaxies' demo: the tree at the default theta).
+  const std::string theta = std::regex_replace(exact_text(kDefaultTheta), std::regex(R"(\.)"), R"(\.)");
   ASSERT_TRUE(std::regex_search(r.out, chosen,
                                 std::regex(R"(N = (\d+), chosen at start for this CPU: step [0-9.]+ ms \()"
-                                           R"((tree theta 0\.25)\) measured at \d+)")));
+                                           R"((tree theta )" +
+                                           theta + R"()\) measured at \d+)")));
   const std::string line_regex = R"(N = (\d+) after the first frames: ([^\n]*); --particles N sets it)";
   ASSERT_TRUE(std::regex_search(r.out, frames, std::regex(line_regex)));
   const int first_n = std::stoi(chosen[1]);
