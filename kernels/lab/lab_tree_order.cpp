@@ -29,7 +29,7 @@ namespace {
 
 constexpr int kCheckTargets = 1024;
 // The GPU tree tests' bound on the 99th-percentile error at theta 0.3 (tests/kernels/tree_test.cpp); the
-// rows walk at the default theta, 0.25.
+// rows walk at the default theta (sim/tree_settings.h).
 constexpr double kErrorBound = 1.5e-3;
 
 struct DeviceState {
