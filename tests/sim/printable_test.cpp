@@ -54,7 +54,10 @@ TEST(Printable, ExcerptIsPrintableBoundedAndCutAtABoundary) {
     std::size_t prefix = 0;
     while (prefix <= most && printable(text.substr(0, prefix)) != kept) ++prefix;
     ASSERT_LE(prefix, most) << "not the escaped form of a prefix: " << kept;
-    EXPECT_NE(static_cast<unsigned char>(text[prefix]) & 0xc0, 0x80) << "cut inside a character";
+    // (At 0 nothing is kept, so nothing is cut: a text may start with a stray continuation byte, which
+    // excerpt groups with the bytes after it, as the check below does.)
+    if (prefix > 0)
+      EXPECT_NE(static_cast<unsigned char>(text[prefix]) & 0xc0, 0x80) << "cut inside a character";
     // And no sooner than needed: the next character, escaped, would not have fitted.
     std::size_t next = prefix + 1;
     while (next < text.size() && (static_cast<unsigned char>(text[next]) & 0xc0) == 0x80) ++next;
