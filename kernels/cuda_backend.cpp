@@ -313,11 +313,7 @@ Diagnostics CudaBackend::diagnostics(const SimParams& params, double time) {
     const std::optional<MethodPotential> own =
         m_solvers[m_method].potential_energy(Sources{state_views()}, params);
     if (!own) throw std::logic_error("CudaBackend: the tree solver gave no potential");
-    Diagnostics d = gpu::motion_diagnostics(state_views(), m_stream.get());
-    d.potential_energy = own->energy;
-    d.total_energy = d.kinetic_energy + d.potential_energy;
-    d.tree_theta = own->theta;
-    return d;
+    return with_method_potential(gpu::motion_diagnostics(state_views(), m_stream.get()), *own);
   }
   if (method_info(m_method).physics == Physics::PairGravity)
     return gpu::all_pairs_diagnostics(state_views(), eps2, m_stream.get());

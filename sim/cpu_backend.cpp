@@ -272,14 +272,9 @@ Diagnostics CpuBackend::diagnostics(const SimParams& params, double time) {
                                     : std::nullopt;
   Diagnostics d;
   with_records(*this, [&](const auto& records) {
-    d = own ? motion_diagnostics(records)
+    d = own ? with_method_potential(motion_diagnostics(records), *own)
             : compute_diagnostics(records, method_info(m_method).physics, params, time);
   });
-  if (own) {
-    d.potential_energy = own->energy;
-    d.total_energy = d.kinetic_energy + d.potential_energy;
-    d.tree_theta = own->theta;
-  }
   return d;
 }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "sim/body_span.h"
+#include "sim/diagnostics.h"
 #include "sim/force_error.h"
 #include "sim/force_method.h"
 #include "sim/layout_storage.h"
@@ -52,6 +53,15 @@ struct MethodPotential {
   double energy = 0;
   double theta = 0;
 };
+
+// `motion` (kinetic energy and momentum, no potential) completed with a method's own potential: both
+// backends' diagnostics of a tree run.
+inline Diagnostics with_method_potential(Diagnostics motion, const MethodPotential& own) {
+  motion.potential_energy = own.energy;
+  motion.total_energy = motion.kinetic_energy + own.energy;
+  motion.tree_theta = own.theta;
+  return motion;
+}
 
 class ForceSolver {
  public:
