@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -11,6 +10,7 @@
 #include "sim/output_file.h"
 #include "sim/particle.h"
 #include "sim/precision.h"
+#include "sim/read_at.h"
 
 namespace coalesce {
 
@@ -75,9 +75,8 @@ std::string npy_notice(const NpyState& state, Precision target);
 // that tell the user use the two calls and npy_notice.
 std::vector<Particle> load_npy(const std::string& path);
 
-// The same decoder over any bytes: `read(offset, destination, bytes)` copies exactly that many bytes of a
-// file of `size` bytes (the fuzzer and the tests feed it memory). `name` starts every message.
-using ReadAt = std::function<void(std::uint64_t offset, void* destination, std::size_t bytes)>;
+// The same decoder over any bytes of a file of `size` bytes (the fuzzer and the tests feed it memory).
+// `name` starts every message.
 NpyState decode_npy_state(const std::string& name, std::uint64_t size, const ReadAt& read);
 // decode_npy_state then npy_records<Fp32>.
 std::vector<Particle> decode_npy(const std::string& name, std::uint64_t size, const ReadAt& read);
