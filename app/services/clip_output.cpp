@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "app/services/interrupt.h"
+#include "app/services/new_folder.h"
 #include "app/services/run_files.h"
 #include "sim/errors.h"
 #include "sim/exit_ledger.h"
@@ -35,54 +36,16 @@ std::string extension_of(const std::string& path) {
 
 }  // namespace
 
-std::optional<bool> directory_is_empty(const std::string& path) {
-  DIR* dir = ::opendir(path.c_str());
-  if (!dir) return std::nullopt;
-  bool empty = true;
-  while (const dirent* entry = ::readdir(dir)) {
-    if (std::strcmp(entry->d_name, ".") != 0 && std::strcmp(entry->d_name, "..") != 0) {
-      empty = false;
-      break;
-    }
-  }
-  ::closedir(dir);
-  return empty;
-}
-
 namespace {
 
 ClipOutputs check_directory(std::string_view flag, const std::string& given) {
+  const NewFolder folder = check_new_folder(flag, given, "out/clip");
   ClipOutputs clip;
   clip.flag = std::string(flag);
   clip.shown = given;
-  std::string dir = given;
-  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
-  clip.directory = dir;
-  const std::string where = std::string(flag) + " " + given;
-  const std::string name = name_of(dir);
-  if (name == "." || name == ".." || name.empty())
-    throw UsageError(where + ": give the clip's directory a name of its own (try " + std::string(flag) +
-                     " out/clip)");
-  struct stat st {};
-  if (::stat(dir.c_str(), &st) == 0) {
-    if (!S_ISDIR(st.st_mode))
-      throw UsageError(where + " is " + file_type_name(st.st_mode) +
-                       ": give PATH.mp4, or a new or empty directory for a PNG sequence");
-    const std::optional<bool> empty = directory_is_empty(dir);
-    if (!empty)
-      throw UsageError(where + ": cannot read the directory (" + std::strerror(errno) + "; pick another path)");
-    if (!*empty)
-      throw UsageError(where + ": the directory already holds files, which coalesce never writes over (give a "
-                       "new or empty directory)");
-    if (::access(dir.c_str(), W_OK | X_OK) != 0)
-      throw UsageError(where + ": the directory is not writable (" + std::strerror(errno) +
-                       "; pick another path)");
-    clip.directory_exists = true;
-  } else {
-    // A new name: the same checks as any new output file (its directory exists and is writable).
-    check_output_path(flag, dir);
-  }
-  clip.json = check_output_path(std::string(flag) + "'s JSON", dir + ".json");
+  clip.directory = folder.directory;
+  clip.directory_exists = folder.exists;
+  clip.json = check_output_path(std::string(flag) + "'s JSON", folder.directory + ".json");
   return clip;
 }
 

@@ -34,9 +34,6 @@ void check_clip_frame_size(const ClipOutputs& clip, int width, int height);
 // Names the clip's files in the line of a run that a new request ends at once (app/services/interrupt.h).
 void plan_clip_outputs(const ClipOutputs& clip);
 
-// Whether directory `path` holds nothing; none when it cannot be read.
-std::optional<bool> directory_is_empty(const std::string& path);
-
 // The first executable regular file called `name` in PATH's directories, or "" when there is none.
 std::string find_program(std::string_view name);
 

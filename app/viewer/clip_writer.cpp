@@ -8,6 +8,7 @@
 #include <cstring>
 #include <system_error>
 
+#include "app/services/new_folder.h"
 #include "app/viewer/ffmpeg_pipe.h"
 #include "sim/errors.h"
 #include "sim/output_file.h"
@@ -32,14 +33,7 @@ ClipWriter::ClipWriter(const ClipOutputs& outputs, int width, int height, int fp
     m_ffmpeg = std::make_unique<FfmpegPipe>(outputs.ffmpeg, width, height, fps, m_pending->temporary());
   } else {
     // Checked empty or absent before the run; checked again now, since someone may have filled it since.
-    if (::mkdir(outputs.directory.c_str(), 0777) != 0) {
-      if (errno != EEXIST)
-        throw RuntimeFailure(outputs.shown + ": cannot create the clip's directory (" + std::strerror(errno) +
-                             "; pick another path)");
-      if (directory_is_empty(outputs.directory) != true)
-        throw RuntimeFailure(outputs.shown + ": the directory now holds files, which coalesce never writes "
-                             "over (give a new or empty directory)");
-    }
+    create_new_folder({outputs.flag, outputs.shown, outputs.directory, outputs.directory_exists});
     workers = png_workers();
   }
   try {
