@@ -16,6 +16,7 @@
 #include "sim/npy.h"
 #include "sim/npy_header.h"
 #include "sim/printable.h"
+#include "sim/state_records.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "npy_read.cpp reads '<' values by memcpy and swaps '>' ones: it needs a little-endian host"
@@ -194,19 +195,6 @@ std::size_t count_inexact_in_fp32(const std::vector<ParticleF64>& records) {
   return inexact;
 }
 
-// Positions beyond the precision's range would let two positions' difference overflow (sim/limits.h).
-void check_position(const NpyState& state, std::size_t i, int k, Precision precision) {
-  const DoubleRange& range = precision == Precision::Fp32 ? kPositionRangeFp32 : kPositionRangeFp64;
-  const double v = fields(state.records[i])[k];
-  if (range.contains(v)) return;
-  fail(state.name,
-       "position " + std::string(kFieldNames[k]) + " = " + value_text(v, state.source.scalar) +
-           " at particle " + std::to_string(i) + " is beyond the " + std::string(to_string(precision)) +
-           " range of positions, " + describe(range) +
-           " (beyond it two positions' difference can overflow); " +
-           (precision == Precision::Fp32 ? "run in fp64 or rescale the state" : "rescale the state"));
-}
-
 }  // namespace
 
 NpyState decode_npy_state(const std::string& name, std::uint64_t size, const ReadAt& read) {
@@ -245,28 +233,14 @@ NpyState decode_npy_state(const std::string& name, std::uint64_t size, const Rea
 
 template <>
 std::vector<ParticleF64> npy_records<Precision::Fp64>(const NpyState& state) {
-  for (std::size_t i = 0; i < state.records.size(); ++i)
-    for (int k = 0; k < 3; ++k) check_position(state, i, k, Precision::Fp64);
-  return state.records;
+  return records_in_precision<Precision::Fp64, NpyError>(state.name, state.records,
+                                                          state.source.scalar == NpyScalar::Float64);
 }
 
 template <>
 std::vector<Particle> npy_records<Precision::Fp32>(const NpyState& state) {
-  std::vector<Particle> out(state.records.size());
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    const double* from = fields(state.records[i]);
-    float* to = &out[i].x;
-    for (int k = 0; k < kFieldsPerParticle; ++k) {
-      if (k < 3) check_position(state, i, k, Precision::Fp32);
-      to[k] = static_cast<float>(from[k]);  // exact for a float32 file; nearest float for a float64 one
-      if (!std::isfinite(to[k]))
-        fail(state.name, "value " + value_text(from[k], state.source.scalar) + " at particle " +
-                             std::to_string(i) + ", field " + kFieldNames[k] +
-                             " is beyond the float32 range (" + value_text(FLT_MAX, NpyScalar::Float32) +
-                             "); expected values a float32 holds in fp32: run in fp64 or rescale the state");
-    }
-  }
-  return out;
+  return records_in_precision<Precision::Fp32, NpyError>(state.name, state.records,
+                                                          state.source.scalar == NpyScalar::Float64);
 }
 
 }  // namespace coalesce
