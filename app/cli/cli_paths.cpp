@@ -9,6 +9,7 @@
 #include "app/bench/bench_plot.h"
 #include "app/cli/cli.h"
 #include "app/services/clip_output.h"
+#include "app/services/new_folder.h"
 #include "app/services/output_paths.h"
 #include "app/services/report_schemas.h"
 #include "app/services/run_files.h"
@@ -16,6 +17,7 @@
 #include "sim/input_file.h"
 #include "sim/output_file.h"
 #include "sim/scene.h"
+#include "sim/state_file.h"
 
 namespace coalesce {
 namespace {
@@ -51,10 +53,19 @@ void check_paths(const Options& options) {
     outputs = {shot.png, shot.json};
     sidecars.emplace_back(shot.json, kScreenshotSchemaPrefix);
   }
+  if (!options.load_state.empty()) input_format("--load-state", options.load_state, options.state_format);
   if (!options.save_state.empty()) {
-    outputs.push_back(check_output_path("--save-state", options.save_state));
-    outputs.push_back(
-        check_output_path("--save-state's non-finite copy", non_finite_state_path(options.save_state)));
+    const StateFormat format = output_format("--save-state", options.save_state, options.state_format);
+    for (const std::string& path : {options.save_state, non_finite_state_path(options.save_state)}) {
+      const std::string flag = path == options.save_state ? "--save-state" : "--save-state's non-finite copy";
+      outputs.push_back(check_output_path(flag, path));
+      for (const std::string& companion : companion_paths(path, format))
+        outputs.push_back(check_output_path(flag + "'s IDs", companion));
+    }
+  }
+  if (options.snapshot_every) {
+    const NewFolder folder = check_new_folder("--snapshot-every", options.snapshot_dir, "out/snaps");
+    folders.push_back({"--snapshot-every", folder.shown, folder.directory, "the snapshots"});
   }
   if (!options.json.empty()) outputs.push_back(check_output_path("--json", options.json, StdoutUse::Allow));
   if (!options.record.empty()) {

@@ -264,6 +264,20 @@ void set_save_state(Options& o, std::string_view v, const ValueContext& c) {
 void set_load_state(Options& o, std::string_view v, const ValueContext& c) {
   o.load_state = path_value(v, c);
 }
+// --snapshot-every K DIR: called with K, then with DIR.
+void set_snapshot_every(Options& o, std::string_view v, const ValueContext& c) {
+  if (!o.snapshot_every)
+    o.snapshot_every = parse_integer(c, v, 1, kMaxSteps);
+  else
+    o.snapshot_dir = path_value(v, c);
+}
+void set_monitor_every(Options& o, std::string_view v, const ValueContext& c) {
+  o.monitor_every = parse_integer(c, v, 1, kMaxSteps);
+}
+void set_state_format(Options& o, std::string_view v, const ValueContext& c) {
+  o.state_format = parse_state_format(v);
+  if (!o.state_format) throw UsageError(bad_choice(c, v, kStateFormatChoices));
+}
 void set_camera_from(Options& o, std::string_view v, const ValueContext& c) {
   o.camera_from = path_value(v, c);
 }
@@ -354,6 +368,9 @@ std::string frames_range() {
 }
 std::string steps_range() {
   return describe_integers(0, kMaxSteps);
+}
+std::string every_range() {
+  return describe_integers(1, kMaxSteps);
 }
 std::string repeats_range() {
   return describe_integers(1, kMaxRepeats);
@@ -459,10 +476,21 @@ const OptionSpec kOptions[] = {
     {"--steps", "N", "200", kViewer, "simulate N steps with no window, print stats (Ctrl-C stops, saves)",
      set_steps, steps_range},
     {"--save-state", "PATH", "out/state.npy", kViewer,
-     "write the final state as .npy (N x 7: float32, or float64 with --precision fp64), also after Ctrl-C",
+     "write the final state (.npy, .tipsy, .hdf5/.h5; in the run's precision where the format holds it), "
+     "also after Ctrl-C",
      set_save_state, nullptr},
-    {"--load-state", "PATH", "out/state.npy", kViewer, "start from a .npy state (N comes from the file)",
+    {"--load-state", "PATH", "out/state.npy", kViewer,
+     "start from a state: .npy, Tipsy (.tipsy, either byte order), GADGET HDF5 (.hdf5, .h5); N from the file",
      set_load_state, nullptr},
+    {"--format", "FORMAT", "tipsy", kViewer,
+     "state file format where the extension says nothing (snapshots, --save-state): npy|tipsy|tipsy-native|hdf5",
+     set_state_format, nullptr},
+    {"--snapshot-every", "K DIR", "100 out/snaps", kViewer,
+     "write the state every K steps into the new or empty folder DIR, with DIR/index.json; viewer key N",
+     set_snapshot_every, every_range, 2},
+    {"--monitor-every", "K", "100", kViewer,
+     "--steps: print energy, its drift, momentum, angular momentum and virial ratio every K steps",
+     set_monitor_every, every_range},
     {"--layouts", "LIST", kLayoutList, kBench, "layouts to sweep (default: all)", set_layouts, nullptr},
     {"--json", "FILE", "out/results.json", kBench | kLab, "also write the results as JSON (- : stdout)",
      set_json, nullptr, 1, true},

@@ -1,11 +1,15 @@
-// coalesce --steps N: simulate with no window, print one stats line, optionally load and save the state.
-// Ctrl-C, SIGTERM or SIGHUP stops after the step in progress, saves --save-state and exits 128+signal. Under
+// coalesce --steps N: simulate with no window, print one stats line, optionally load and save the state,
+// write a snapshot series (--snapshot-every) and print the monitors (--monitor-every). Ctrl-C, SIGTERM or
+// SIGHUP stops after the step in progress (and its snapshot), saves --save-state and exits 128+signal. Under
 // mpirun each rank steps a slice (app/ranks), rank 0 reads, saves and prints, and all stop on one step.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "app/ranks/rank_agreement.h"
 #include "app/ranks/rank_start.h"
@@ -14,7 +18,9 @@
 #include "app/services/force_choice.h"
 #include "app/cli/commands.h"
 #include "app/services/interrupt.h"
+#include "app/services/run_monitor.h"
 #include "app/services/run_setup.h"
+#include "app/services/snapshot_series.h"
 #include "app/services/state_output.h"
 #include "sim/diagnostics.h"
 #include "sim/errors.h"
@@ -30,18 +36,15 @@ std::string format(const char* pattern, double value) {
   return buffer;
 }
 
-std::string energy_text(const Diagnostics& before, const Diagnostics& after) {
-  const double drift = before.total_energy != 0.0
-                           ? std::abs((after.total_energy - before.total_energy) / before.total_energy)
-                           : std::abs(after.total_energy - before.total_energy);
-  const double momentum =
-      std::sqrt(after.momentum.x * after.momentum.x + after.momentum.y * after.momentum.y +
-                after.momentum.z * after.momentum.z);
+std::string energy_text(const RunMonitor& monitor, const MonitorSample& after) {
+  const Diagnostics& d = *after.diagnostics;
+  const double momentum = std::sqrt(d.momentum.x * d.momentum.x + d.momentum.y * d.momentum.y +
+                                    d.momentum.z * d.momentum.z);
   // Which potential: the exact pair sum (or the attractors'), or the tree's own at its theta.
   const std::string potential =
-      after.tree_theta ? format("; the tree's potential, theta %g", *after.tree_theta) : std::string();
-  return format(", energy %.6g", after.total_energy) + format(" (drift %.2e", drift) + potential + ")" +
-         format(", |momentum| %.3e", momentum);
+      d.tree_theta ? format("; the tree's potential, theta %g", *d.tree_theta) : std::string();
+  return format(", energy %.6g", d.total_energy) + format(" (drift %.2e", monitor.drift(after).value_or(0.0)) +
+         potential + ")" + format(", |momentum| %.3e", momentum);
 }
 
 }  // namespace
@@ -51,6 +54,8 @@ int run_steps(const Options& options, Ranks& ranks) {
   // Before the set-up (initial state, backend, the first energy): a signal during it still ends the run with
   // its line and the state saved. The ledger is complete before a signal can be handled.
   if (root && !options.save_state.empty()) plan_output(check_output_path("--save-state", options.save_state));
+  std::optional<SnapshotPlan> snapshots;
+  if (root && options.snapshot_every) snapshots = plan_snapshots(options);
   const StopSignals interrupt;
   Scene scene{};
   InitialState initial;
@@ -97,8 +102,31 @@ int run_steps(const Options& options, Ranks& ranks) {
 
   // Energy is measured where the state lives, before and after, so the drift compares like with like.
   const bool diagnose = backend.diagnostics_affordable();
-  Diagnostics before{};
-  if (diagnose && root) before = backend.diagnostics(params, clock.time(params.dt));
+  RunMonitor monitor;
+  if (root) monitor.start(RunMonitor::measure(backend, params, clock.step, clock.time(params.dt)));
+  StateWriting writing;
+  writing.format = options.state_format;
+  writing.ids = std::move(initial.ids);
+  writing.units = initial.units ? initial.units : scene.units;
+  writing.softening = params.softening;
+  std::optional<SnapshotSeries> series;
+  if (snapshots) series.emplace(*snapshots, series_run(scene.name, backend, params, writing));
+  // After a step: the monitor's line and the snapshot that fall on it. Every rank gathers (collective); rank
+  // 0 measures and writes, and a failure there stops every rank.
+  const auto after_step = [&] {
+    const std::uint64_t step = clock.step;
+    const bool monitor_due = options.monitor_every && step % static_cast<std::uint64_t>(*options.monitor_every) == 0;
+    const bool snapshot_due = options.snapshot_every && step % static_cast<std::uint64_t>(*options.snapshot_every) == 0;
+    if (!monitor_due && !snapshot_due) return;
+    if (ranks.distributed()) stepper.gather_state();
+    agreed(ranks, [&] {
+      if (!root) return;
+      const MonitorSample sample = RunMonitor::measure(backend, params, step, clock.time(params.dt));
+      if (monitor_due) std::printf("coalesce: %s\n", monitor.line(sample, backend).c_str());
+      if (snapshot_due) series->write(backend, writing, sample, monitor);
+      std::fflush(stdout);
+    });
+  };
 
   const auto start = std::chrono::steady_clock::now();
   std::int64_t done = 0;
@@ -107,6 +135,7 @@ int run_steps(const Options& options, Ranks& ranks) {
     for (; done < steps && !interrupt.requested(); ++done) {
       backend.step(params, clock.time(params.dt));
       ++clock.step;
+      after_step();
     }
     stop = interrupt.signal();
   } else {
@@ -115,13 +144,14 @@ int run_steps(const Options& options, Ranks& ranks) {
       stop = stepper.step(params, clock.time(params.dt), interrupt.signal());
       ++clock.step;
       ++done;
+      after_step();
     }
   }
   backend.synchronize();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   stepper.gather_state();
   if (!root) return stop != 0 ? 128 + stop : 0;
-  const FinalState final_state = finish_state(backend, options.save_state);
+  const FinalState final_state = finish_state(backend, options.save_state, writing, clock.time(params.dt));
   const std::string& bad = final_state.non_finite;
   const std::string& saved_to = final_state.written;
   const bool saving = !options.save_state.empty();
@@ -138,12 +168,15 @@ int run_steps(const Options& options, Ranks& ranks) {
   if (done > 0 && seconds > 0) line += format(", %.1f steps/s", static_cast<double>(done) / seconds);
   if (ranks.distributed()) line += format(", all-gather %.3f s on rank 0", stepper.exchange_seconds());
   if (diagnose && bad.empty()) {
-    line += energy_text(before, backend.diagnostics(params, clock.time(params.dt)));
+    line += energy_text(monitor, RunMonitor::measure(backend, params, clock.step, clock.time(params.dt)));
   } else if (!diagnose) {
     const int limit = backend.max_diagnostics_particles();
     line += ", energy not computed (N > " + std::to_string(limit) + ")";
   }
   if (saving && bad.empty()) line += ", state saved to " + printable(saved_to);
+  if (saving && !final_state.rounded.empty()) line += " (" + final_state.rounded + ")";
+  // A stop signal lets the snapshot in progress and its index finish: the series is whole up to its last file.
+  if (series) line += (stopped ? "; the series is complete up to the stop: " : "; ") + printable(series->summary());
   std::puts(line.c_str());
 
   if (!bad.empty()) {

@@ -31,15 +31,16 @@ bool has_display() {
 
 // --save-state when the viewer closes (last frame, window closed or Ctrl-C): the state as it is then.
 void save_viewer_state(const std::string& path, ViewerSimulation& simulation) {
-  const FinalState final_state = finish_state(simulation.backend(), path);
+  const FinalState final_state = finish_state(simulation.backend(), path, simulation.writing(), simulation.time());
   const std::string& bad = final_state.non_finite;
   const std::string& written = final_state.written;
   if (!bad.empty())
     throw RuntimeFailure("the state is not finite at step " + std::to_string(simulation.step_count()) +
                          " (particle " + bad + "); saved it to " + written + ", leaving " + path +
                          " untouched");
-  std::fprintf(stderr, "coalesce: state at step %llu saved to %s\n",
-               static_cast<unsigned long long>(simulation.step_count()), printable(written).c_str());
+  std::fprintf(stderr, "coalesce: state at step %llu saved to %s%s\n",
+               static_cast<unsigned long long>(simulation.step_count()), printable(written).c_str(),
+               final_state.rounded.empty() ? "" : (" (" + final_state.rounded + ")").c_str());
 }
 
 // The files a new request's line names, as the run will write them: the clip, the screenshot, the state.
@@ -117,6 +118,9 @@ int run_viewer(const Options& options) {
   {
     ViewerApp app(options, *target, simulation);  // GL objects die before the context
     code = app.run(run);
+    // The series' files and index are complete after every snapshot; this says where they are.
+    const std::string snapshots = app.finish_snapshots();
+    if (!snapshots.empty()) std::fprintf(stderr, "coalesce: %s\n", printable(snapshots).c_str());
   }
   if (!options.save_state.empty()) save_viewer_state(options.save_state, simulation);
   return interrupt.requested() ? interrupt.exit_code() : code;

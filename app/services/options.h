@@ -10,6 +10,7 @@
 #include "sim/cpu_target.h"
 #include "sim/force_method.h"
 #include "sim/precision.h"
+#include "sim/state_file.h"
 #include "sim/tree_settings.h"
 
 namespace coalesce {
@@ -64,8 +65,12 @@ struct Options {
   std::optional<int> frames;          // headless: frames to render before exiting
   std::string screenshot;             // PNG path; the JSON goes beside it
   std::optional<std::int64_t> steps;  // run N steps with no window and exit
-  std::string save_state;             // .npy written at exit
-  std::string load_state;             // .npy to start from
+  std::string save_state;             // the state written at exit, in its extension's format
+  std::string load_state;             // the state to start from (.npy, Tipsy, GADGET HDF5)
+  std::optional<StateFormat> state_format;     // --format: for state paths whose extension says nothing
+  std::optional<std::int64_t> snapshot_every;  // --snapshot-every K DIR: the state every K steps into DIR
+  std::string snapshot_dir;
+  std::optional<std::int64_t> monitor_every;   // --monitor-every K: energy, momenta, virial every K steps
   std::optional<int> sweep_frames;    // --sweep K: sweep the layouts from the first frame, K frames each
   bool sweep_precisions = false;      // --sweep-precisions: --sweep runs every layout in every precision
   std::string lab_tab;                // --lab-tab NAME: open the panel's Lab tab and run NAME there once

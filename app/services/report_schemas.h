@@ -13,6 +13,8 @@ inline constexpr std::string_view kClipSchemaPrefix = "coalesce-clip/";
 inline constexpr std::string_view kClipSchema = "coalesce-clip/1";
 // bench under mpirun with several ranks (docs/bench-json.md, "Ranks"); --compare and --from refuse it by
 // name.
+// --snapshot-every's DIR/index.json (docs/formats.md, "Snapshot series").
+inline constexpr std::string_view kSnapshotsSchema = "coalesce-snapshots/1";
 inline constexpr std::string_view kBenchRanksSchema = "coalesce-bench-ranks/1";
 
 }  // namespace coalesce

@@ -70,8 +70,14 @@ std::string source(const Options& options, const std::string& flag, const std::s
 std::vector<RunInput> run_inputs(const Options& options) {
   std::vector<RunInput> inputs;
   if (!is_preset(options.scene)) inputs.push_back({source(options, "--scene", "scene"), options.scene});
-  if (!options.load_state.empty())
+  if (!options.load_state.empty()) {
     inputs.push_back({source(options, "--load-state", "state"), options.load_state});
+    // A Tipsy state's IDs are read from beside it; no output may replace them either.
+    const std::optional<StateFormat> named = format_of_extension(options.load_state);
+    const StateFormat format = named.value_or(options.state_format.value_or(StateFormat::Npy));
+    for (const std::string& companion : companion_paths(options.load_state, format))
+      inputs.push_back({source(options, "--load-state", "state") + "'s IDs", companion});
+  }
   if (!options.camera_from.empty()) inputs.push_back({"--camera-from's file", options.camera_from});
   for (const std::string& run : options.bench_compare) inputs.push_back({"--compare's file", run});
   if (!options.bench_from.empty()) inputs.push_back({"--from's file", options.bench_from});
@@ -109,9 +115,14 @@ void check_run_files(const std::vector<OutputFile>& outputs, const std::vector<O
                          "; give them different paths");
       if (same(identity_of(parent_of(files[i]->target)), folder_id))
         throw UsageError(named(*files[i]) + " is inside " + folder.flag + "'s folder " + folder.shown +
-                         ", which receives the clip's frames; write it elsewhere");
+                         ", which receives " + folder.receives + "; write it elsewhere");
     }
   }
+  for (std::size_t i = 0; i < folders.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (same(identity_of(folders[i].path), identity_of(folders[j].path)))
+        throw UsageError(folders[i].flag + "'s folder " + folders[i].shown + " is also " + folders[j].flag +
+                         "'s; give them different folders");
 }
 
 }  // namespace coalesce

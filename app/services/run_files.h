@@ -24,6 +24,7 @@ struct OutputFolder {
   std::string flag;
   std::string shown;  // as the user gave it
   std::string path;
+  std::string receives = "the clip's frames";  // for messages
 };
 
 // Every file `options` makes the run read: a --scene file, --load-state, --camera-from and the scene or

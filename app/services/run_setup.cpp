@@ -3,9 +3,10 @@
 
 #include <new>
 #include <string>
+#include <utility>
 
 #include "sim/errors.h"
-#include "sim/npy.h"
+#include "sim/state_file.h"
 
 namespace coalesce {
 
@@ -26,13 +27,15 @@ InitialState initial_state_from_options(const Options& options, Scene& scene) {
     return state;
   }
   try {
-    NpyState file = load_npy_state(options.load_state);  // validates shape, dtype, finite values, masses
-    const std::string notice = npy_notice(file, options.precision);
+    const StateFormat format = input_format("--load-state", options.load_state, options.state_format);
+    LoadedState file = load_state_file(options.load_state, format, options.precision);  // validated
     if (options.precision == Precision::Fp64)
-      state.fp64 = npy_records<Precision::Fp64>(file);
+      state.fp64 = records_for<Precision::Fp64>(file.contents);
     else
-      state.fp32 = npy_records<Precision::Fp32>(file);
-    if (!notice.empty()) state.notice = "--load-state " + notice;
+      state.fp32 = records_for<Precision::Fp32>(file.contents);
+    if (file.contents.ids_from_file) state.ids = std::move(file.contents.ids);
+    state.units = file.contents.units;
+    if (!file.notice.empty()) state.notice = "--load-state " + file.notice;
   } catch (const UsageError& e) {
     throw UsageError(std::string("--load-state ") + e.what());
   } catch (const RuntimeFailure& e) {

@@ -2,6 +2,8 @@
 // the initial state (generated from the scene, or read from --load-state).
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -9,6 +11,7 @@
 #include "sim/backend.h"
 #include "sim/particle.h"
 #include "sim/scene.h"
+#include "sim/units.h"
 
 namespace coalesce {
 
@@ -23,6 +26,8 @@ struct InitialState {
   std::vector<Particle> fp32;
   std::vector<ParticleF64> fp64;  // used when not empty
   std::string notice;             // what loading the file converted ("--load-state F: ..."), else ""
+  std::vector<std::uint64_t> ids;  // the file's particle IDs, kept through the run; empty: 0..N-1
+  std::optional<PhysicalUnits> units;  // the file's physical units, where it records them
 
   std::size_t size() const { return fp64.empty() ? fp32.size() : fp64.size(); }
   void upload_to(Backend& backend) const {

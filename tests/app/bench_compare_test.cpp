@@ -331,7 +331,7 @@ TEST(BenchCompareCli, BadInputsAreOneLineAndExit2) {
   testing::write_text(holey, broken.dump());
   expect_refused({"bench", "--compare", good, holey},
                  "rows[" + std::to_string(row) + "] has no '" + field + "'");
-  expect_refused({"bench", "--compare", good}, "--compare needs two files (try --compare a.json b.json)");
+  expect_refused({"bench", "--compare", good}, "--compare needs two values, A.json B.json (try --compare a.json b.json)");
   // --json over one of the runs it reads would replace it.
   const std::string before = testing::read_file(good);
   expect_refused({"bench", "--compare", good, good, "--json", good}, "which this run reads");
@@ -340,7 +340,7 @@ TEST(BenchCompareCli, BadInputsAreOneLineAndExit2) {
 
 TEST(BenchCompareCli, ParserWantsTwoFilesAndNoRunFlags) {
   using testing::usage_error;
-  const std::string two = "--compare needs two files (try --compare a.json b.json)";
+  const std::string two = "--compare needs two values, A.json B.json (try --compare a.json b.json)";
   EXPECT_EQ(usage_error({"bench", "--compare", "a.json"}), two);
   EXPECT_EQ(usage_error({"bench", "--compare", "a.json", "--json", "c.json"}), two);
   EXPECT_EQ(usage_error({"bench", "--compare=a.json", "b.json"}), two);
