@@ -35,7 +35,8 @@ ViewerApp::ViewerApp(const Options& options, RenderTarget& target, ViewerSimulat
       m_draw(options.draw),
       m_hardware(options.counters ? ViewerHardware::open(simulation.cuda_device(),
                                                           simulation.backend().device_info(), seconds())
-                                  : ViewerHardware::off(simulation.backend().device_info(), seconds())) {
+                                  : ViewerHardware::off(simulation.backend().device_info(), seconds())),
+      m_snapshots(options) {
   m_controls.pack = options.pack ? *options.pack : m_simulation.backend().preferred_pack_variant();
   m_pack_follows_fastest = !options.pack;
   m_fastest_pack = m_controls.pack;
@@ -79,6 +80,8 @@ ViewerApp::ViewerApp(const Options& options, RenderTarget& target, ViewerSimulat
   m_model.camera = &m_camera;
   m_model.orbit_degrees_per_second = m_orbit_degrees_per_second;
   m_clips = ViewerClips(options);
+  m_model.snapshots = &m_snapshots.status();
+  if (options.snapshot_every) m_snapshots.toggle(m_simulation);  // the first snapshot: the state it starts from
   m_inputs = run_inputs(options);
   m_controls.clip_path = !options.record.empty()            ? options.record
                          : find_program("ffmpeg").empty() ? "coalesce-clip"
@@ -273,6 +276,7 @@ void ViewerApp::apply_requests() {
   }
   if (r.screenshot) m_requests.screenshot = true;  // taken after this frame is drawn
   if (r.record) m_clips.toggle(m_controls.clip_path, clip_context());
+  if (r.snapshots) m_snapshots.toggle(m_simulation);
 }
 
 void ViewerApp::follow_tree(std::vector<KernelTiming>& timings) {
@@ -297,6 +301,7 @@ void ViewerApp::follow_tree(std::vector<KernelTiming>& timings) {
 
 void ViewerApp::simulate() {
   m_simulation.advance();
+  m_snapshots.after_step(m_simulation);
 }
 
 void ViewerApp::check_state() {

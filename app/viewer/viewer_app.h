@@ -16,6 +16,7 @@
 #include "app/viewer/viewer_imgui.h"
 #include "app/viewer/viewer_model.h"
 #include "app/viewer/viewer_panel.h"
+#include "app/viewer/viewer_snapshots.h"
 #include "app/viewer/viewer_start_check.h"
 #include "render/orbit_camera.h"
 #include "render/particle_renderer.h"
@@ -36,6 +37,8 @@ class ViewerApp {
   ViewerApp(const Options& options, RenderTarget& target, ViewerSimulation& simulation);
   ~ViewerApp();
   int run(const ViewerRun& run);  // the exit code: 1 if a requested screenshot or clip could not be written
+  // Ends the snapshot series, if one runs: the line to print ("" when none ran).
+  std::string finish_snapshots() { return m_snapshots.finish(); }
 
  private:
   double seconds() const;
@@ -81,6 +84,7 @@ class ViewerApp {
   bool m_screenshot_failed = false;
   std::vector<RunInput> m_inputs;  // what this run reads: outputs named in the panel are checked against it
   ViewerClips m_clips;
+  ViewerSnapshots m_snapshots;
   float m_orbit_degrees_per_second = 0.0f;
   bool m_headless = false;
   bool m_draw_limit_follows_path = true;  // no --draw-limit and none set in the panel yet

@@ -46,7 +46,7 @@ int ViewerApp::run(const ViewerRun& run) {
     const Clock::time_point sim_start = Clock::now();
     if (!m_controls.paused) {
       const NvtxRange range("simulate");
-      m_simulation.advance();
+      simulate();
     }
     const Clock::time_point upload_start = Clock::now();
     {

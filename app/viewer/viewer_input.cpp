@@ -1,5 +1,5 @@
 // Keys: each layout's key from kLayoutTable (1/2/3), P precision (fp32 <-> fp64), Space pause, S step,
-// H panel, R camera, V record a clip, F12 screenshot.
+// H panel, R camera, V record a clip, N snapshot series, F12 screenshot.
 // Mouse: orbit, pan, zoom.
 #include "app/viewer/viewer_input.h"
 
@@ -32,6 +32,7 @@ void handle_input(OrbitCamera& camera, ViewerControls& controls, ViewerRequests&
     if (ImGui::IsKeyPressed(GLFW_KEY_H, false)) controls.panel_visible = !controls.panel_visible;
     if (ImGui::IsKeyPressed(GLFW_KEY_R, false)) requests.reset_camera = true;
     if (ImGui::IsKeyPressed(GLFW_KEY_V, false)) requests.record = true;
+    if (ImGui::IsKeyPressed(GLFW_KEY_N, false)) requests.snapshots = true;
   }
   // F12 works even while a text field has focus: a screenshot never edits anything.
   if (ImGui::IsKeyPressed(GLFW_KEY_F12, false)) requests.screenshot = true;

@@ -12,6 +12,7 @@
 #include "app/viewer/viewer_hardware.h"
 #include "app/viewer/viewer_render_path.h"
 #include "app/viewer/viewer_simulation.h"
+#include "app/viewer/viewer_snapshots.h"
 #include "app/viewer/viewer_stats.h"
 #include "app/viewer/viewer_sweep.h"
 #include "render/orbit_camera.h"
@@ -47,6 +48,7 @@ struct ViewerRequests {
   bool reset = false;
   bool reset_camera = false;
   bool record = false;  // start or stop a clip (V, the record button)
+  bool snapshots = false;  // start or stop a snapshot series (N, the snapshots button)
 };
 
 // What the panel says about a clip being recorded.
@@ -86,6 +88,7 @@ struct ViewerModel {
   const OrbitCamera* camera = nullptr;
   float orbit_degrees_per_second = 0.0f;  // --orbit
   RecordingStatus recording;
+  const SnapshotStatus* snapshots = nullptr;
   std::string last_clip;  // path of the last clip written
   std::optional<TreeReport> tree;  // the tree's last kick: counts and stage times; none off the tree
   std::optional<ErrorCheckResult>

@@ -84,6 +84,15 @@ void draw_simulation_controls(const ViewerModel& model, ViewerControls& controls
 }
 
 // A clip: one simulation step per recorded frame, so it plays at its own rate whatever the GPU's.
+// The snapshot series (N): its folder, how many so far, or why the last one stopped.
+void draw_snapshot_controls(const SnapshotStatus& snapshots, ViewerRequests& requests) {
+  if (ImGui::Button(snapshots.active ? "stop snapshots (N)" : "snapshots (N)")) requests.snapshots = true;
+  if (!snapshots.line.empty()) {
+    ImGui::SameLine();
+    ImGui::TextWrapped("%s", printable(snapshots.line).c_str());
+  }
+}
+
 void draw_record_controls(const RecordingStatus& recording, ViewerControls& controls, ViewerRequests& requests) {
   ImGui::SetNextItemWidth(260.0f);
   if (recording.active) ImGui::BeginDisabled();
@@ -146,6 +155,7 @@ void draw_controls_section(const ViewerModel& model, ViewerControls& controls, V
   draw_run_controls(controls, requests, model.sweep && model.sweep->active(),
                     model.simulation->backend().precision());
   draw_record_controls(model.recording, controls, requests);
+  if (model.snapshots) draw_snapshot_controls(*model.snapshots, requests);
   if (!model.last_screenshot.empty())
     ImGui::TextDisabled("last screenshot: %s", printable(model.last_screenshot).c_str());
   if (!model.last_clip.empty()) ImGui::TextDisabled("last clip: %s", printable(model.last_clip).c_str());

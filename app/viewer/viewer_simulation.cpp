@@ -92,12 +92,23 @@ ViewerSimulation::ViewerSimulation(const Options& options) : m_options(options) 
   const InitialState state = initial_state_from_options(m_options, m_scene);
   m_load_notice = state.notice;
   m_state_file = m_options.load_state;
+  m_ids = state.ids;
+  m_file_units = state.units;
   m_scene_source = m_options.scene;
   m_selection = make_backend(m_options.backend, m_scene.particles, m_options.layout, m_options.precision,
                              m_options.cpu_target);
   m_selection.backend->set_tree_settings(tree_settings_of(m_options));
   state.upload_to(*m_selection.backend);
   use_forces(choose_forces(backend(), m_scene.method, m_scene.params, time(), m_options.forces));
+}
+
+StateWriting ViewerSimulation::writing() const {
+  StateWriting writing;
+  writing.format = m_options.state_format;
+  writing.ids = m_ids;
+  writing.units = m_file_units ? m_file_units : m_scene.units;
+  writing.softening = m_scene.params.softening;
+  return writing;
 }
 
 void ViewerSimulation::use_forces(const ForceChoice& choice) {
@@ -182,6 +193,8 @@ void ViewerSimulation::rebuild(int particles) {
   m_scene = scene;
   m_clock = SimClock{};
   m_state_file.clear();  // the state now comes from the scene's seed
+  m_ids.clear();
+  m_file_units.reset();
   use_forces(forces);
   ++m_generation;
 }
@@ -220,6 +233,7 @@ void ViewerSimulation::reset() {
                        std::to_string(backend().particle_count()) +
                        "; set N to re-seed from the scene instead");
     state.upload_to(backend());
+    m_ids = state.ids;
     m_clock = SimClock{};
     return;
   }

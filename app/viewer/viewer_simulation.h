@@ -11,6 +11,7 @@
 #include "app/services/force_choice.h"
 #include "app/services/options.h"
 #include "app/services/start_size.h"
+#include "app/services/state_output.h"
 #include "sim/scene.h"
 
 namespace coalesce {
@@ -56,6 +57,9 @@ class ViewerSimulation {
   // What loading --load-state converted (byte order, precision), "" when nothing; the viewer prints it.
   const std::string& load_notice() const { return m_load_notice; }
   std::uint64_t generation() const { return m_generation; }
+  // What a saved state or snapshot carries beside the records: the file's IDs and units (the scene's units
+  // once the state comes from its seed), the softening, --format.
+  StateWriting writing() const;
   bool is_cuda() const;  // the backend runs on a CUDA device (device facts, not its name)
   // The CUDA device the backend runs on (app/services/cuda_services.h: 0); -1 for the CPU.
   int cuda_device() const;
@@ -89,6 +93,8 @@ class ViewerSimulation {
   std::string m_scene_source;
   SizeChoice m_start_size;
   std::string m_forces_account;
+  std::vector<std::uint64_t> m_ids;            // --load-state's particle IDs; empty: 0..N-1
+  std::optional<PhysicalUnits> m_file_units;  // --load-state's units, where the file records them
 };
 
 }  // namespace coalesce
