@@ -1,6 +1,7 @@
-// Diagnostics kernels: kinetic energy, momentum and potential of the device state, every term in double
-// precision from the state (fp32 widened exactly, or fp64) as compute_diagnostics does. Each block sums its terms in a
-// fixed tree order and one final block adds the block sums in a fixed order, so results are deterministic.
+// Diagnostics kernels: kinetic energy, momentum, angular momentum and potential of the device state, every
+// term in double precision from the state (fp32 widened exactly, or fp64) as compute_diagnostics does. Each
+// block sums its terms in a fixed tree order and one final block adds the block sums in a fixed order, so
+// results are deterministic.
 #include "kernels/diagnostics.h"
 
 #include <algorithm>
@@ -24,7 +25,17 @@ static_assert(kThreads % 32 == 0 && (kWarps & (kWarps - 1)) == 0, "whole warps, 
 constexpr int kMaxAttractorBlocks = 1024;
 
 // The sums carried through both reductions; block sums are stored value-major: [value][block].
-enum SumIndex { kKinetic, kPotential, kMomentumX, kMomentumY, kMomentumZ, kSumCount };
+enum SumIndex {
+  kKinetic,
+  kPotential,
+  kMomentumX,
+  kMomentumY,
+  kMomentumZ,
+  kAngularX,
+  kAngularY,
+  kAngularZ,
+  kSumCount
+};
 
 // A tile entry, widened once by the thread that loads it rather than by every reader.
 struct alignas(16) BodyD {
@@ -44,15 +55,24 @@ __device__ inline double softened_distance_squared(double ax, double ay, double 
   return __dadd_rn(__dadd_rn(__dadd_rn(__dmul_rn(dx, dx), __dmul_rn(dy, dy)), __dmul_rn(dz, dz)), eps2);
 }
 
-// Kinetic energy and momentum of one particle, rounded as on the CPU (m v is exact in double anyway).
+// a b - c d, each product rounded before the difference, as the CPU (no FMA contraction there) rounds it.
+__device__ inline double cross_term(double a, double b, double c, double d) {
+  return __dsub_rn(__dmul_rn(a, b), __dmul_rn(c, d));
+}
+
+// Kinetic energy, momentum and angular momentum about the origin of one particle, rounded as on the CPU
+// (m v is exact in double anyway).
 template <class Real>
-__device__ inline void add_motion(double (&sums)[kSumCount], double m, Vec3T<Real> v) {
-  const double vx = v.x, vy = v.y, vz = v.z;
+__device__ inline void add_motion(double (&sums)[kSumCount], const BodyD& p, Vec3T<Real> v) {
+  const double m = p.m, vx = v.x, vy = v.y, vz = v.z;
   const double v2 = __dadd_rn(__dadd_rn(__dmul_rn(vx, vx), __dmul_rn(vy, vy)), __dmul_rn(vz, vz));
   sums[kKinetic] += __dmul_rn(__dmul_rn(0.5, m), v2);
   sums[kMomentumX] += __dmul_rn(m, vx);
   sums[kMomentumY] += __dmul_rn(m, vy);
   sums[kMomentumZ] += __dmul_rn(m, vz);
+  sums[kAngularX] += __dmul_rn(m, cross_term(p.y, vz, p.z, vy));
+  sums[kAngularY] += __dmul_rn(m, cross_term(p.z, vx, p.x, vz));
+  sums[kAngularZ] += __dmul_rn(m, cross_term(p.x, vy, p.y, vx));
 }
 
 // Sums each value over the block in a fixed order; the totals are valid in thread 0. Every thread of the
@@ -97,7 +117,7 @@ __global__ void __launch_bounds__(kThreads)
   BodyD self{0.0, 0.0, 0.0, 0.0};  // a thread past the end adds nothing (m = 0) but reaches every barrier
   if (i < n) {
     self = widen(view.position_mass(i));
-    add_motion(sums, self.m, view.velocity(i));
+    add_motion(sums, self, view.velocity(i));
   }
   double row = 0.0;
   for (int start = block_start; start < n; start += kThreads) {
@@ -128,7 +148,7 @@ __global__ void __launch_bounds__(kThreads)
   for (long long index = global_thread_index(); index < view.n; index += stride) {
     const int i = static_cast<int>(index);
     const BodyD p = widen(view.position_mass(i));
-    add_motion(sums, p.m, view.velocity(i));
+    add_motion(sums, p, view.velocity(i));
     for (int k = 0; k < snapshot.count; ++k) {
       const Vec3T<double> a = snapshot.position[k];
       const double r2 = softened_distance_squared(p.x, p.y, p.z, a.x, a.y, a.z, eps2);
@@ -175,6 +195,7 @@ Diagnostics finish(const DeviceBuffer<double>& buffer, int blocks, cudaStream_t 
   d.potential_energy = host[kPotential];
   d.total_energy = d.kinetic_energy + d.potential_energy;
   d.momentum = {host[kMomentumX], host[kMomentumY], host[kMomentumZ]};
+  d.angular_momentum = {host[kAngularX], host[kAngularY], host[kAngularZ]};
   return d;
 }
 

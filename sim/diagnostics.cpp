@@ -1,4 +1,4 @@
-// compute_diagnostics: kinetic and potential energy and momentum, in double precision.
+// compute_diagnostics: kinetic and potential energy, momentum and angular momentum, in double precision.
 #include "sim/diagnostics.h"
 
 #include <cmath>
@@ -52,11 +52,15 @@ template <class Real>
 Diagnostics motion_of(const std::vector<ParticleRecord<Real>>& particles) {
   Diagnostics d;
   for (const auto& p : particles) {
-    const double m = p.mass, vx = p.vx, vy = p.vy, vz = p.vz;
+    const double m = p.mass, x = p.x, y = p.y, z = p.z, vx = p.vx, vy = p.vy, vz = p.vz;
     d.kinetic_energy += 0.5 * m * (vx * vx + vy * vy + vz * vz);
     d.momentum.x += m * vx;
     d.momentum.y += m * vy;
     d.momentum.z += m * vz;
+    // Rounded as kernels/diagnostics.cu rounds it (each product, then the difference, then times m).
+    d.angular_momentum.x += m * (y * vz - z * vy);
+    d.angular_momentum.y += m * (z * vx - x * vz);
+    d.angular_momentum.z += m * (x * vy - y * vx);
   }
   d.total_energy = d.kinetic_energy;
   return d;
@@ -87,6 +91,11 @@ Diagnostics diagnostics_of(const std::vector<ParticleRecord<Real>>& particles, P
 }
 
 }  // namespace
+
+std::optional<double> virial_ratio(const Diagnostics& d) {
+  if (d.potential_energy == 0.0) return std::nullopt;
+  return 2.0 * d.kinetic_energy / std::abs(d.potential_energy);
+}
 
 Diagnostics motion_diagnostics(const std::vector<Particle>& particles) {
   return motion_of(particles);

@@ -9,7 +9,9 @@
 // cancellation amplifies that, and 1e-10 leaves a wide margin while still catching one missing or doubled
 // term (one pair of N = 4099 is ~1e-7 of the sum, one particle of N = 1,000,003 ~1e-6). The total K + U can
 // cancel, so it is held against |K| + |U|; momentum components cancel too, so they are held against
-// sum m |v| (each term m v is exact in double).
+// sum m |v| (each term m v is exact in double), and angular momentum components against the sum of the
+// magnitudes of their terms, sum m (|y vz| + |z vy|) for x (each term is rounded as on the CPU, so again only
+// the order of the sum differs).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -37,6 +39,19 @@ double momentum_scale(const std::vector<Particle>& state) {
   return sum;
 }
 
+// The scale angular momentum errors are measured against: per component, the sum of its terms' magnitudes.
+template <class Real>
+Vec3d angular_momentum_scale(const std::vector<ParticleRecord<Real>>& state) {
+  Vec3d sum{0, 0, 0};
+  for (const auto& p : state) {
+    const double m = p.mass, x = p.x, y = p.y, z = p.z, vx = p.vx, vy = p.vy, vz = p.vz;
+    sum.x += m * (std::abs(y * vz) + std::abs(z * vy));
+    sum.y += m * (std::abs(z * vx) + std::abs(x * vz));
+    sum.z += m * (std::abs(x * vy) + std::abs(y * vx));
+  }
+  return sum;
+}
+
 // `potential_tolerance` is separate: only the orbiting-attractor comparison loosens it.
 void expect_close(const Diagnostics& got, const Diagnostics& expected, const std::vector<Particle>& state,
                   double potential_tolerance, const std::string& what) {
@@ -52,6 +67,10 @@ void expect_close(const Diagnostics& got, const Diagnostics& expected, const std
   EXPECT_NEAR(got.momentum.x, expected.momentum.x, momentum) << what;
   EXPECT_NEAR(got.momentum.y, expected.momentum.y, momentum) << what;
   EXPECT_NEAR(got.momentum.z, expected.momentum.z, momentum) << what;
+  const Vec3d angular = angular_momentum_scale(state);
+  EXPECT_NEAR(got.angular_momentum.x, expected.angular_momentum.x, kTolerance * angular.x) << what;
+  EXPECT_NEAR(got.angular_momentum.y, expected.angular_momentum.y, kTolerance * angular.y) << what;
+  EXPECT_NEAR(got.angular_momentum.z, expected.angular_momentum.z, kTolerance * angular.z) << what;
 }
 
 void expect_identical(const Diagnostics& got, const Diagnostics& expected, const std::string& what) {
@@ -61,6 +80,9 @@ void expect_identical(const Diagnostics& got, const Diagnostics& expected, const
   EXPECT_EQ(got.momentum.x, expected.momentum.x) << what;
   EXPECT_EQ(got.momentum.y, expected.momentum.y) << what;
   EXPECT_EQ(got.momentum.z, expected.momentum.z) << what;
+  EXPECT_EQ(got.angular_momentum.x, expected.angular_momentum.x) << what;
+  EXPECT_EQ(got.angular_momentum.y, expected.angular_momentum.y) << what;
+  EXPECT_EQ(got.angular_momentum.z, expected.angular_momentum.z) << what;
 }
 
 testing::MethodParams all_pairs_params(TestRng& rng) {
@@ -148,6 +170,39 @@ TEST(CudaDiagnostics, OrbitingAttractorsUseTheStepSnapshot) {
     const testing::MethodParams step = attractor_params(rng, true);
     const double time = rng.uniform(0.0f, 2.0f);
     expect_gpu_matches(state, step, time, cpu_diagnostics(state, step, time), kTolerance);
+  }
+}
+
+// Angular momentum in each precision and through each entry point the backend uses: all-pairs, attractors
+// and the tree's motion-only diagnostics (its potential is its own, so only the motion terms are compared).
+TEST(CudaDiagnostics, AngularMomentumMatchesTheCpuInEveryPrecisionAndMethod) {
+  COALESCE_REQUIRE_CUDA();
+  TestRng rng;
+  for (Precision precision : kAllPrecisions) {
+    for (ForceMethod method : {ForceMethod::OneSidedAllPairs, ForceMethod::Attractors, ForceMethod::Tree}) {
+      const int n = rng.uniform_int(1, 3000);
+      const std::string what = std::string(method_info(method).name) + " " +
+                               std::string(to_string(precision)) + " N=" + std::to_string(n);
+      const testing::MethodParams step = method == ForceMethod::Attractors
+                                             ? attractor_params(rng, true)
+                                             : testing::MethodParams{method, all_pairs_params(rng).params};
+      CudaBackend gpu(n, testing::random_layout(rng), 0, precision);
+      const auto check = [&](const auto& state) {
+        gpu.upload(state);
+        gpu.set_force_method(step.method);
+        const Vec3d got = gpu.diagnostics(step.params, 0.0).angular_momentum;
+        const Vec3d expected = motion_diagnostics(state).angular_momentum;
+        const Vec3d scale = angular_momentum_scale(state);
+        EXPECT_NEAR(got.x, expected.x, kTolerance * scale.x) << what;
+        EXPECT_NEAR(got.y, expected.y, kTolerance * scale.y) << what;
+        EXPECT_NEAR(got.z, expected.z, kTolerance * scale.z) << what;
+      };
+      if (precision == Precision::Fp64) {
+        check(testing::random_particles_wide(rng, n));
+      } else {
+        check(testing::random_particles(rng, n));
+      }
+    }
   }
 }
 
