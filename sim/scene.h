@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "sim/limits.h"
 #include "sim/particle.h"
 #include "sim/sim_params.h"
+#include "sim/units.h"
 
 namespace coalesce {
 
@@ -28,6 +30,8 @@ struct Scene {
   SimParams params;           // dt, softening, attractors
   // The scene's solver family (its first row) until a run picks a row of it: --forces, or auto's measurement.
   ForceMethod method = ForceMethod::OneSidedAllPairs;
+  // What one N-body length and mass unit are (G = 1 derives velocity and time); none: plain N-body units.
+  std::optional<PhysicalUnits> units;
 };
 
 // Switches the scene's solver family to `family`'s (its first row). A scene with no attractors borrows the

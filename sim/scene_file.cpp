@@ -3,11 +3,13 @@
 
 #include <cmath>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "sim/force_method.h"
 #include "sim/input_file.h"
 #include "sim/scene.h"
+#include "sim/unit_text.h"
 
 namespace coalesce {
 
@@ -74,6 +76,48 @@ class FileReader {
       }
     }
     return a;
+  }
+
+  // [units]: length and mass, both or neither (an empty table: plain N-body units). Velocity and time are
+  // never given: G = 1 derives them, and a second source for them could only disagree.
+  std::optional<PhysicalUnits> units(const toml::node& node) const {
+    const toml::table* t = node.as_table();
+    if (!t)
+      fail(&node,
+           "'units' must be a table; expected [units] with length = \"1 kpc\" and mass = \"1e10 Msun\"");
+    const toml::node* length = nullptr;
+    const toml::node* mass = nullptr;
+    for (const auto& [k, value] : *t) {
+      const std::string key(k.str());
+      if (key == "length") {
+        length = &value;
+      } else if (key == "mass") {
+        mass = &value;
+      } else if (key == "velocity" || key == "time") {
+        fail(&value,
+             "'units." + key +
+                 "' cannot be given: it follows from G = 1 and the length and mass units (v = sqrt(G M / L), "
+                 "t = L / v); expected only length and mass");
+      } else {
+        fail(&value, "unknown key 'units." + key + "'; expected length and mass");
+      }
+    }
+    if (!length && !mass) return std::nullopt;
+    if (!length || !mass)
+      fail(&node, std::string("[units] has ") + (length ? "length but no mass" : "mass but no length") +
+                      "; expected both length and mass, or neither");
+    const std::string length_text = string(*length, "units.length", length_words());
+    if (!length_in_cm(length_text))
+      fail(length, "'units.length' is \"" + length_text + "\"; expected " + length_words());
+    const std::string mass_text = string(*mass, "units.mass", mass_words());
+    if (!mass_in_g(mass_text)) fail(mass, "'units.mass' is \"" + mass_text + "\"; expected " + mass_words());
+    const std::optional<PhysicalUnits> out = physical_units(length_text, mass_text);
+    if (!out)
+      fail(&node,
+           "[units] length \"" + length_text + "\" and mass \"" + mass_text +
+               "\" give no finite velocity or time unit under G = 1; expected a mass and a length of less "
+               "extreme ratio");
+    return out;
   }
 
  private:
@@ -146,6 +190,8 @@ Scene parse_scene(const std::string& content, const std::string& path) {
       s.total_mass = r.number(value, key, kTotalMassRange);
     } else if (key == "central_mass") {
       s.central_mass = static_cast<float>(r.number(value, key, kMassRange));  // a particle of the float state
+    } else if (key == "units") {
+      s.units = r.units(value);
     } else if (key == "attractors") {
       attractors_node = &value;
       const toml::array* arr = value.as_array();
@@ -161,7 +207,7 @@ Scene parse_scene(const std::string& content, const std::string& path) {
       r.fail(&value,
              "unknown key '" + key +
                  "'; expected name, initial, solver, particles, dt, softening, seed, scale, total_mass, "
-                 "central_mass or [[attractors]]");
+                 "central_mass, [units] or [[attractors]]");
     }
   }
   if (method_info(s.method).physics == Physics::Attractors && s.params.attractors.count == 0)

@@ -5,6 +5,7 @@
 
 #include "sim/force_method.h"
 #include "sim/scene.h"
+#include "sim/unit_text.h"
 
 namespace coalesce {
 
@@ -34,6 +35,13 @@ AttractorSet swirl_attractors() {
         {0.0, 0.0, 0.04 * (k - 1)}, masses[k], r, std::sqrt(1.0 / (r * r * r)), 2.0943951 * k};
   }
   return set;
+}
+
+// A preset's units from their texts, so the text shown and the value used are one fact.
+PhysicalUnits preset_units(const char* length, const char* mass) {
+  const std::optional<PhysicalUnits> units = physical_units(length, mass);
+  if (!units) throw std::logic_error(std::string("preset units do not parse: ") + length + ", " + mass);
+  return *units;
 }
 
 void require(bool ok, const std::string& message) {
@@ -81,12 +89,16 @@ Scene preset_scene(const std::string& name) {
       s.particles = 16384;
       s.params.dt = 2e-3;
       s.params.softening = 0.05;
+      // A globular cluster: Plummer radius 1 pc and 1e5 Msun, its stars moving at ~10 km/s.
+      s.units = preset_units("1 pc", "1e5 Msun");
       break;
     case InitialConditions::CollidingDisks:  // two disks of radius 1, each around a central mass of 1
       s.particles = 32768;
       s.central_mass = 1.0f;
       s.params.dt = 2e-3;
       s.params.softening = 0.04;
+      // Milky-Way-like disks: radius 10 kpc (scale length 3.3 kpc), 1.5e11 Msun each, ~250 km/s at the edge.
+      s.units = preset_units("10 kpc", "1e11 Msun");
       break;
     case InitialConditions::RotatingDisk:  // a light self-gravitating disk around a heavy centre
       s.particles = 16384;
@@ -94,11 +106,15 @@ Scene preset_scene(const std::string& name) {
       s.total_mass = 0.2f;
       s.params.dt = 2e-3;
       s.params.softening = 0.03;
+      // A massive protoplanetary disk: 0.2 Msun out to 100 au around a Sun, its edge orbiting in ~900 years.
+      s.units = preset_units("100 au", "1 Msun");
       break;
     case InitialConditions::UniformCube:  // cold collapse of a uniform cube of half-width 1
       s.particles = 16384;
       s.params.dt = 2e-3;
       s.params.softening = 0.05;
+      // A cold proto-cluster, as the Plummer sphere's: half-width 1 pc, 1e5 Msun, free fall in ~0.07 Myr.
+      s.units = preset_units("1 pc", "1e5 Msun");
       break;
     case InitialConditions::AttractorSwirl:  // memory-bound: particles do not interact, so N can be large
       s.particles = 1 << 20;
@@ -106,6 +122,7 @@ Scene preset_scene(const std::string& name) {
       s.params.dt = 2e-3;
       s.params.softening = 0.1;
       s.params.attractors = swirl_attractors();
+      // No units: a toy force field, not a physical system.
       break;
   }
   return s;

@@ -52,6 +52,13 @@ TEST_F(SceneFile, ShippedExamplesLoadAndMatchTheirPresets) {
     EXPECT_EQ(s.params.dt, p.params.dt) << name;
     EXPECT_EQ(s.params.softening, p.params.softening) << name;
     EXPECT_EQ(s.params.attractors.count, p.params.attractors.count) << name;
+    ASSERT_EQ(s.units.has_value(), p.units.has_value()) << name;
+    if (s.units) {
+      EXPECT_EQ(s.units->length_in_cm, p.units->length_in_cm) << name;
+      EXPECT_EQ(s.units->mass_in_g, p.units->mass_in_g) << name;
+      EXPECT_EQ(s.units->length_text, p.units->length_text) << name;
+      EXPECT_EQ(s.units->mass_text, p.units->mass_text) << name;
+    }
     for (int k = 0; k < s.params.attractors.count; ++k) {
       EXPECT_NEAR(s.params.attractors.items[k].angular_speed, p.params.attractors.items[k].angular_speed,
                   1e-4);
@@ -138,6 +145,54 @@ TEST_F(SceneFile, AttractorErrors) {
   expect_error(many, 1, "17 attractors; expected at most 16");
   expect_error("name = \"x\"\nsolver = \"attractors\"\ninitial = \"cube\"\n", 2,
                "the attractors solver has no attractors");
+}
+
+// [units] gives a length and a mass as "NUMBER UNIT"; a random number of each unit reads as that many cgs.
+TEST_F(SceneFile, UnitsTableSetsLengthAndMass) {
+  const double length = m_rng.uniform(0.1f, 100.0f), mass = m_rng.uniform(0.1f, 100.0f);
+  const Scene s =
+      load_scene_file(write("initial = \"galaxies\"\n[units]\nlength = \"" + std::to_string(length) +
+                            " pc\"\nmass = \"" + std::to_string(mass) + "e10 Msun\"\n"));
+  ASSERT_TRUE(s.units.has_value());
+  EXPECT_DOUBLE_EQ(s.units->length_in_cm, std::stod(std::to_string(length)) * kKpcInCm / 1e3);
+  EXPECT_DOUBLE_EQ(s.units->mass_in_g, std::stod(std::to_string(mass) + "e10") * kSolarMassInG);
+  EXPECT_EQ(s.units->length_text, std::to_string(length) + " pc");
+  // Omitted: the preset's. Empty: none (plain N-body units). Inline tables are tables too.
+  EXPECT_EQ(load_scene_file(write("initial = \"galaxies\"\n")).units->length_text,
+            preset_scene("galaxies").units->length_text);
+  EXPECT_FALSE(load_scene_file(write("initial = \"galaxies\"\n[units]\n")).units.has_value());
+  EXPECT_EQ(load_scene_file(write("units = { length = \"3 au\", mass = \"2 kg\" }\n")).units->mass_in_g, 2e3);
+}
+
+TEST_F(SceneFile, UnitsErrorsNameTheKeyTheValueAndWhatIsAccepted) {
+  const int pad = m_rng.uniform_int(0, 5);
+  const std::string blank(static_cast<std::size_t>(pad), '\n');
+  expect_error(
+      blank + "[units]\nlength = \"1 lightyear\"\nmass = \"1 Msun\"\n", pad + 2,
+      "'units.length' is \"1 lightyear\"; expected a positive number and a unit, one of pc, kpc, Mpc, au, "
+      "km, m or cm (\"1 kpc\")");
+  expect_error(blank + "[units]\nlength = \"1 kpc\"\nmass = \"1e10 Mearth\"\n", pad + 3,
+               "'units.mass' is \"1e10 Mearth\"; expected a positive number and a unit, one of Msun, kg or g "
+               "(\"1e10 Msun\")");
+  expect_error(blank + "[units]\nlength = \"-1 kpc\"\nmass = \"1 g\"\n", pad + 2,
+               "'units.length' is \"-1 kpc\"");
+  expect_error(blank + "[units]\nlength = \"kpc\"\nmass = \"1 g\"\n", pad + 2, "'units.length' is \"kpc\"");
+  expect_error(blank + "[units]\nlength = \"1 kpc\"\nmass = \"nan Msun\"\n", pad + 3,
+               "'units.mass' is \"nan Msun\"");
+  expect_error(blank + "[units]\nlength = 3\nmass = \"1 g\"\n", pad + 2, "'units.length' must be a string");
+  expect_error(blank + "[units]\nlength = \"1 kpc\"\nmass = \"1 g\"\nvelocity = \"1 km/s\"\n", pad + 4,
+               "'units.velocity' cannot be given: it follows from G = 1");
+  expect_error(blank + "[units]\ntime = \"1 Myr\"\n", pad + 2,
+               "'units.time' cannot be given: it follows from G = 1");
+  expect_error(blank + "[units]\nlength = \"1 kpc\"\n", pad + 1,
+               "[units] has length but no mass; expected both length and mass, or neither");
+  expect_error(blank + "[units]\nmass = \"1 kg\"\n", pad + 1, "[units] has mass but no length");
+  expect_error(blank + "[units]\nlength = \"1 kpc\"\nmass = \"1 g\"\ncolour = 1\n", pad + 4,
+               "unknown key 'units.colour'; expected length and mass");
+  expect_error(blank + "units = \"kpc\"\n", pad + 1, "'units' must be a table");
+  // Each parses, but G M / L overflows a double: no velocity unit.
+  expect_error(blank + "[units]\nlength = \"1e-300 cm\"\nmass = \"1e300 g\"\n", pad + 1,
+               "give no finite velocity or time unit under G = 1");
 }
 
 TEST_F(SceneFile, MissingFileOrDirectoryIsRefused) {
