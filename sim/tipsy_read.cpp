@@ -96,7 +96,8 @@ Header read_header(const std::string& name, std::uint64_t size, const ReadAt& re
   h.nsph = int32_at(bytes + 16, h.order);
   h.ndark = int32_at(bytes + 20, h.order);
   h.nstar = int32_at(bytes + 24, h.order);
-  const std::string in_order = " (" + to_string(h.order) + " header)";
+  const std::string in_order =
+      h.order == TipsyByteOrder::Standard ? " (big-endian header)" : " (little-endian header)";
   if (h.nbodies < 0 || h.nsph < 0 || h.ndark < 0 || h.nstar < 0)
     fail(name, "header says nbodies " + std::to_string(h.nbodies) + ", " + counts_text(h) + in_order +
                    "; expected counts >= 0");

@@ -239,8 +239,7 @@ TEST_F(Tipsy, EveryHeaderAndSizeFailureNamesTheProblem) {
   good.big_endian = m_rng.uniform_int(0, 1) == 1;
   for (int i = m_rng.uniform_int(1, 20); i > 0; --i) good.dark.push_back(random_row(m_rng, 9));
   const auto dark = static_cast<std::int32_t>(good.dark.size());
-  const std::string order =
-      good.big_endian ? "(standard (big-endian) header)" : "(native (little-endian) header)";
+  const std::string order = good.big_endian ? "(big-endian header)" : "(little-endian header)";
   const auto with = [&](auto change) {
     TipsyContents c = good;
     change(c);
