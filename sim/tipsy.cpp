@@ -1,7 +1,11 @@
 // load_tipsy: a Tipsy file through InputFile (the decoder is tipsy_read.cpp), and its IDs from PATH.iord,
 // the ASCII auxiliary array of ChaNGa and pynbody: the count on the first line, then one integer per line.
+#include <algorithm>
+#include <cstdint>
 #include <filesystem>
+#include <string>
 #include <system_error>
+#include <vector>
 
 #include "sim/input_file.h"
 #include "sim/printable.h"
