@@ -16,6 +16,7 @@
 #include "sim/npy.h"
 #include "sim/npy_header.h"
 #include "sim/printable.h"
+#include "sim/record_checks.h"
 #include "sim/state_records.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -30,7 +31,7 @@ namespace {
 
 constexpr char kMagic[] = "\x93NUMPY";
 constexpr std::size_t kMagicSize = 6;
-constexpr const char* kFieldNames[kFieldsPerParticle] = {"x", "y", "z", "vx", "vy", "vz", "mass"};
+constexpr const auto& kFieldNames = kRecordFieldNames;
 // Bytes read per call: bounded memory beside the records, and few enough calls to be fast.
 constexpr std::size_t kChunkBytes = std::size_t{1} << 20;
 
@@ -48,10 +49,8 @@ std::string shape_text(const std::vector<std::int64_t>& shape) {
   return s + (shape.size() == 1 ? ",)" : ")");
 }
 
-// The fewest digits that read back as the value in its file's scalar (1e300, not 1.0000000000000001e+300),
-// so a float32 value is not shown with the digits of its double.
 std::string value_text(double v, NpyScalar scalar) {
-  return scalar == NpyScalar::Float32 ? exact_text(static_cast<float>(v)) : exact_text(v);
+  return stored_value_text(v, scalar == NpyScalar::Float32);
 }
 
 std::uint32_t little_endian(const unsigned char* p, int bytes) {
@@ -174,16 +173,10 @@ void decode_values(const unsigned char* bytes, std::size_t count, bool swap, boo
 }
 
 void check_values(const std::string& name, const NpyState& state) {
-  const NpyScalar scalar = state.source.scalar;
+  const bool floats = state.source.scalar == NpyScalar::Float32;
   for (std::size_t i = 0; i < state.records.size(); ++i) {
-    const double* f = fields(state.records[i]);
-    for (int k = 0; k < kFieldsPerParticle; ++k)
-      if (!std::isfinite(f[k]))
-        fail(name, "non-finite value (" + value_text(f[k], scalar) + ") at particle " + std::to_string(i) +
-                       ", field " + kFieldNames[k] + "; expected finite values only");
-    if (!kMassRange.contains(state.records[i].mass))  // the value read, in either precision
-      fail(name, "mass " + value_text(state.records[i].mass, scalar) + " at particle " + std::to_string(i) +
-                     "; expected " + describe(kMassRange));
+    const std::string problem = record_problem(state.records[i], i, floats);
+    if (!problem.empty()) fail(name, problem);
   }
 }
 

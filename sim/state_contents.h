@@ -30,6 +30,8 @@ struct StateExtras {
   const std::vector<std::uint64_t>* ids = nullptr;  // null or empty: 0..N-1
   double time = 0.0;
   std::optional<PhysicalUnits> units;
+  std::optional<double> softening;  // the run's eps, for formats with a per-particle eps (Tipsy)
+  const std::vector<double>* potential = nullptr;  // one per record where known (Tipsy's phi), else unknown
 };
 
 // IDs for `count` records: `ids` when it has one per record, else 0..count-1.

@@ -10,20 +10,15 @@
 #include "sim/limits.h"
 #include "sim/particle.h"
 #include "sim/precision.h"
+#include "sim/record_checks.h"
 
 namespace coalesce {
 
 namespace state_records_detail {
 
-constexpr const char* kFieldNames[kFieldsPerParticle] = {"x", "y", "z", "vx", "vy", "vz", "mass"};
-
 inline const double* fields_of(const ParticleF64& p) { return &p.x; }
 
-// The fewest digits that read back as the value in its file's scalar, so a float value is not shown with
-// the digits of its double.
-inline std::string value_text(double v, bool held_doubles) {
-  return held_doubles ? exact_text(v) : exact_text(static_cast<float>(v));
-}
+inline std::string value_text(double v, bool held_doubles) { return stored_value_text(v, !held_doubles); }
 
 // Positions beyond the precision's range would let two positions' difference overflow (sim/limits.h).
 template <class Error>
@@ -32,7 +27,7 @@ void check_position(const std::string& name, const ParticleF64& p, std::size_t i
   const DoubleRange& range = precision == Precision::Fp32 ? kPositionRangeFp32 : kPositionRangeFp64;
   const double v = fields_of(p)[k];
   if (range.contains(v)) return;
-  throw Error(name + ": position " + std::string(kFieldNames[k]) + " = " + value_text(v, held_doubles) +
+  throw Error(name + ": position " + std::string(kRecordFieldNames[k]) + " = " + value_text(v, held_doubles) +
               " at particle " + std::to_string(i) + " is beyond the " + std::string(to_string(precision)) +
               " range of positions, " + describe(range) + " (beyond it two positions' difference can overflow); " +
               (precision == Precision::Fp32 ? "run in fp64 or rescale the state" : "rescale the state"));
@@ -62,7 +57,7 @@ std::vector<ParticleRecord<RealFor<P>>> records_in_precision(const std::string& 
         to[k] = static_cast<float>(from[k]);  // exact for a file of floats; nearest float for doubles
         if (!std::isfinite(to[k]))
           throw Error(name + ": value " + value_text(from[k], held_doubles) + " at particle " +
-                      std::to_string(i) + ", field " + kFieldNames[k] + " is beyond the float32 range (" +
+                      std::to_string(i) + ", field " + kRecordFieldNames[k] + " is beyond the float32 range (" +
                       exact_text(FLT_MAX) +
                       "); expected values a float32 holds in fp32: run in fp64 or rescale the state");
       }
