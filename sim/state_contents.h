@@ -23,6 +23,7 @@ struct StateContents {
   double time = 0.0;               // the file's simulation time (0 where it has no place for one)
   std::optional<PhysicalUnits> units;  // where the file records them (HDF5 attributes)
   std::string ignored;             // what the file held that a state has no place for, "" when nothing
+  std::string converted;           // what the reader changed to fit the run's G = 1 units, "" when nothing
 };
 
 // Written: the records in the run's precision, with their IDs and the time and units of the run.
