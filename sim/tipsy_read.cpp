@@ -5,6 +5,8 @@
 #include <cstring>
 #include <limits>
 #include <new>
+#include <optional>
+#include <string>
 
 #include "sim/limits.h"
 #include "sim/printable.h"
@@ -67,6 +69,16 @@ struct Header {
 struct Family {
   std::int32_t count;
   std::uint64_t bytes;
+  int eps_offset;  // bytes into a particle; -1: gas has none
+  int phi_offset;
+};
+
+// What the ignored eps and phi fields held: worth a word only when they say something (a file coalesce
+// wrote has one eps, the run's softening, and phi NaN: unknown).
+struct SofteningAndPotential {
+  std::optional<float> first_eps;
+  bool eps_varies = false;
+  bool phi_known = false;
 };
 
 std::string counts_text(const Header& h) {
@@ -123,20 +135,23 @@ Header read_header(const std::string& name, std::uint64_t size, const ReadAt& re
 }
 
 // What the file held that a state has no place for, in one phrase.
-std::string ignored_fields(const Header& h) {
+std::string ignored_fields(const Header& h, const SofteningAndPotential& seen) {
   std::string phrase;
   const auto add = [&phrase](const std::string& part) { phrase += (phrase.empty() ? "" : "; ") + part; };
   if (h.nsph > 0) add("gas fields rho, temp, hsmooth, metals of " + counted(h.nsph, "gas particle"));
   if (h.nstar > 0) add("star fields metals, tform of " + counted(h.nstar, "star particle"));
-  add("per-particle eps and phi");
+  if (seen.eps_varies) add("per-particle eps (a run has one softening: --softening)");
+  if (seen.phi_known) add("phi (the potential)");
   if ((h.nsph > 0) + (h.ndark > 0) + (h.nstar > 0) > 1) add("which particles were gas, dark or star");
   return phrase;
 }
 
 // `count` particles of `stride` bytes from `offset` into the records from `first`, each checked.
-void read_family(const std::string& name, const Header& h, std::uint64_t offset, std::size_t count,
-                 std::uint64_t stride, std::size_t first, std::vector<ParticleF64>& records,
+void read_family(const std::string& name, const Header& h, std::uint64_t offset, const Family& family,
+                 std::size_t first, std::vector<ParticleF64>& records, SofteningAndPotential& seen,
                  const ReadAt& read) {
+  const auto count = static_cast<std::size_t>(family.count);
+  const std::uint64_t stride = family.bytes;
   const std::size_t per_chunk = static_cast<std::size_t>(kChunkBytes / stride);
   std::vector<unsigned char> chunk(static_cast<std::size_t>(std::min(count, per_chunk) * stride));
   for (std::size_t done = 0; done < count;) {
@@ -151,6 +166,13 @@ void read_family(const std::string& name, const Header& h, std::uint64_t offset,
            float_at(p, h.order)};
       const std::string problem = record_problem(r, index, true);
       if (!problem.empty()) fail(name, problem);
+      if (family.eps_offset >= 0) {
+        const float eps = float_at(p + family.eps_offset, h.order);
+        if (!seen.first_eps) seen.first_eps = eps;
+        const bool same = eps == *seen.first_eps || (std::isnan(eps) && std::isnan(*seen.first_eps));
+        seen.eps_varies = seen.eps_varies || !same;
+      }
+      seen.phi_known = seen.phi_known || !std::isnan(float_at(p + family.phi_offset, h.order));
     }
     done += n;
   }
@@ -168,7 +190,6 @@ StateContents decode_tipsy(const std::string& name, std::uint64_t size, const Re
   state.name = name;
   state.format = h.order == TipsyByteOrder::Standard ? "tipsy" : "tipsy-native";
   state.time = h.time;
-  state.ignored = ignored_fields(h);
   const auto n = static_cast<std::size_t>(h.nbodies);
   try {
     state.records.resize(n);  // the file's size holds them: checked by read_header
@@ -180,16 +201,19 @@ StateContents decode_tipsy(const std::string& name, std::uint64_t size, const Re
         std::to_string(n * (sizeof(ParticleF64) + sizeof(std::uint64_t)) >> 20) +
         " MiB as double records and IDs); free memory, or load a state with fewer particles");
   }
-  const Family families[] = {
-      {h.nsph, kTipsyGasBytes}, {h.ndark, kTipsyDarkBytes}, {h.nstar, kTipsyStarBytes}};
+  // Gas: mass, pos, vel, rho, temp, hsmooth, metals, phi; dark: ..., eps, phi; star: ..., metals, tform, eps, phi.
+  const Family families[] = {{h.nsph, kTipsyGasBytes, -1, 44},
+                             {h.ndark, kTipsyDarkBytes, 28, 32},
+                             {h.nstar, kTipsyStarBytes, 36, 40}};
+  SofteningAndPotential seen;
   std::uint64_t offset = kTipsyHeaderBytes;
   std::size_t first = 0;
   for (const Family& family : families) {
-    const auto count = static_cast<std::size_t>(family.count);
-    read_family(name, h, offset, count, family.bytes, first, state.records, read);
-    offset += count * family.bytes;
-    first += count;
+    read_family(name, h, offset, family, first, state.records, seen, read);
+    offset += static_cast<std::size_t>(family.count) * family.bytes;
+    first += static_cast<std::size_t>(family.count);
   }
+  state.ignored = ignored_fields(h, seen);
   return state;
 }
 

@@ -118,7 +118,7 @@ TEST_F(Tipsy, RoundTripInBothByteOrdersIsBitwiseWithIdsAndTime) {
     EXPECT_EQ(read.ids, ids);
     EXPECT_TRUE(read.ids_from_file);
     EXPECT_EQ(read.time, extras.time);
-    EXPECT_EQ(read.ignored, "per-particle eps and phi");
+    EXPECT_EQ(read.ignored, "phi (the potential)") << "one eps (the softening) is no per-particle eps";
 
     // The file itself: ndim 3 in its order, all dark matter, eps the softening and phi the potential.
     const std::string bytes = testing::read_file(file);
@@ -138,6 +138,7 @@ TEST_F(Tipsy, UnknownSofteningAndPotentialAreNanAndIdsDefaultToTheirIndex) {
   const std::size_t i = static_cast<std::size_t>(m_rng.uniform_int(0, static_cast<int>(state.size()) - 1));
   EXPECT_TRUE(std::isnan(float_in(bytes, 32 + 36 * i + 28, TipsyByteOrder::Native)));
   EXPECT_TRUE(std::isnan(float_in(bytes, 32 + 36 * i + 32, TipsyByteOrder::Native)));
+  EXPECT_EQ(load_tipsy(file).ignored, "") << "unknown eps and phi say nothing to ignore";
   std::string iord = std::to_string(state.size()) + "\n";
   for (std::size_t k = 0; k < state.size(); ++k) iord += std::to_string(k) + "\n";
   EXPECT_EQ(testing::read_file(tipsy_ids_path(file)), iord) << "the count, then one ID a line";
@@ -222,7 +223,10 @@ TEST_F(Tipsy, ReadsGasDarkAndStarParticlesNamingWhatIsIgnored) {
                                 " gas particle" + (c.gas.size() == 1 ? "" : "s") +
                                 "; star fields metals, tform of " + std::to_string(c.star.size()) +
                                 " star particle" + (c.star.size() == 1 ? "" : "s") +
-                                "; per-particle eps and phi; which particles were gas, dark or star");
+                                (c.dark.size() + c.star.size() > 1
+                                     ? "; per-particle eps (a run has one softening: --softening)"
+                                     : "") +
+                                "; phi (the potential); which particles were gas, dark or star");
     std::size_t i = 0;
     for (const auto* family : {&c.gas, &c.dark, &c.star})
       for (const std::vector<float>& row : *family) {
