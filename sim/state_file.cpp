@@ -49,6 +49,7 @@ constexpr char kNpyMagic[] = "\x93NUMPY";
 // The format the first bytes name, for a file whose extension says nothing.
 std::optional<StateFormat> sniffed_format(std::string_view flag, const std::string& path) {
   const InputFile file(flag, path);
+  file.require_known_size();  // a /proc file: the one honest line, not "cannot tell the format"
   char head[8] = {};
   const std::size_t got = file.read_some(0, head, sizeof head);
   if (got >= 8 && std::memcmp(head, kHdf5Signature, 8) == 0) return StateFormat::GadgetHdf5;

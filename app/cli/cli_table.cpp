@@ -476,8 +476,8 @@ const OptionSpec kOptions[] = {
     {"--steps", "N", "200", kViewer, "simulate N steps with no window, print stats (Ctrl-C stops, saves)",
      set_steps, steps_range},
     {"--save-state", "PATH", "out/state.npy", kViewer,
-     "write the final state (.npy, .tipsy, .hdf5/.h5; in the run's precision where the format holds it), "
-     "also after Ctrl-C",
+     "write the final state, also after Ctrl-C: .npy or .hdf5/.h5 (float32, or float64 with --precision "
+     "fp64), .tipsy (float32)",
      set_save_state, nullptr},
     {"--load-state", "PATH", "out/state.npy", kViewer,
      "start from a state: .npy, Tipsy (.tipsy, either byte order), GADGET HDF5 (.hdf5, .h5); N from the file",

@@ -81,7 +81,7 @@ ViewerApp::ViewerApp(const Options& options, RenderTarget& target, ViewerSimulat
   m_model.orbit_degrees_per_second = m_orbit_degrees_per_second;
   m_clips = ViewerClips(options);
   m_model.snapshots = &m_snapshots.status();
-  if (options.snapshot_every) m_snapshots.toggle(m_simulation);  // the first snapshot: the state it starts from
+  if (options.snapshot_every) m_snapshots.toggle(m_simulation);  // the series runs from the first frame
   m_inputs = run_inputs(options);
   m_controls.clip_path = !options.record.empty()            ? options.record
                          : find_program("ffmpeg").empty() ? "coalesce-clip"

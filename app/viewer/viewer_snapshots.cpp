@@ -30,6 +30,13 @@ NewFolder default_folder() {
                    " are all taken; start the viewer with --snapshot-every K DIR");
 }
 
+// The first step after `step` that is a multiple of `every`: files are named by their step, as --steps names
+// them, so a series started at any step lands on the same steps.
+std::uint64_t next_multiple(std::uint64_t step, std::int64_t every) {
+  const auto k = static_cast<std::uint64_t>(every);
+  return (step / k + 1) * k;
+}
+
 }  // namespace
 
 ViewerSnapshots::ViewerSnapshots(const Options& options) : m_options(options) {}
@@ -57,9 +64,11 @@ void ViewerSnapshots::start(ViewerSimulation& simulation) {
     run["viewer"] = true;
     m_series.emplace(plan, run);
     m_generation = simulation.generation();
-    m_monitor = RunMonitor{};
-    m_status.active = true;
-    write(simulation);  // the state it starts from
+    m_monitor = RunMonitor{};  // the drift is measured from the state the series starts at
+    m_monitor.start(RunMonitor::measure(simulation.backend(), simulation.params(), simulation.step_count(),
+                                        simulation.time()));
+    m_status = {true, "every " + std::to_string(plan.every) + " steps into " + plan.folder.directory +
+                          "/: the first at step " + std::to_string(next_multiple(simulation.step_count(), plan.every))};
   } catch (const std::exception& e) {
     m_series.reset();
     m_status = {false, std::string("snapshots not started: ") + e.what()};
@@ -69,7 +78,6 @@ void ViewerSnapshots::start(ViewerSimulation& simulation) {
 void ViewerSnapshots::write(ViewerSimulation& simulation) {
   const MonitorSample sample = RunMonitor::measure(simulation.backend(), simulation.params(),
                                                    simulation.step_count(), simulation.time());
-  if (m_series->written() == 0) m_monitor.start(sample);
   m_series->write(simulation.backend(), simulation.writing(), sample, m_monitor);
   m_status.line = "every " + std::to_string(m_series->plan().every) + " steps: " + m_series->summary();
 }

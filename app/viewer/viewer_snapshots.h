@@ -1,6 +1,7 @@
 // The viewer's snapshot series: --snapshot-every K DIR starts one with the run; key N and the panel's button
 // start one (into DIR, else the first new or empty coalesce-snapshots[-k] folder) or stop the one running.
-// Each snapshot is the state after the step it names, written as --steps writes them (snapshot_series.h).
+// Each snapshot is the state after the step it names, at every K-th step, written as --steps writes them
+// (snapshot_series.h).
 #pragma once
 
 #include <cstdint>
@@ -25,8 +26,9 @@ class ViewerSnapshots {
  public:
   explicit ViewerSnapshots(const Options& options);
 
-  // Starts a series at the simulation's current step (the first snapshot is that state) or stops the one
-  // running. A folder that cannot be used stops nothing else: the status says why.
+  // Starts a series (its first snapshot at the next step that is a multiple of K, as --steps names them;
+  // the drift is measured from the state now) or stops the one running. A folder that cannot be used stops
+  // nothing else: the status says why.
   void toggle(ViewerSimulation& simulation);
   // After a step: the snapshot due at this step, if a series runs. A failed write ends the series and says
   // so; the files and index written before it stay.

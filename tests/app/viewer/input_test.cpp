@@ -66,6 +66,9 @@ TEST(Input, KeysMapToTheirActions) {
   EXPECT_FALSE(requests.record);
   frames.frame(camera, controls, requests, GLFW_KEY_V);
   EXPECT_TRUE(requests.record) << "V starts or stops a clip";
+  EXPECT_FALSE(requests.snapshots);
+  frames.frame(camera, controls, requests, GLFW_KEY_N);
+  EXPECT_TRUE(requests.snapshots) << "N starts or stops a snapshot series";
 }
 
 TEST(Input, PAsksForTheOtherPrecision) {
