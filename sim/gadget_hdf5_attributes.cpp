@@ -30,23 +30,24 @@ std::string expected_shape(std::uint64_t rows, int columns) {
                       : "(" + std::to_string(rows) + ", " + std::to_string(columns) + ")";
 }
 
-// "uint16", "float32", "big-endian float64", "a string": what a dataset or attribute holds, for messages.
+bool is_ieee_float(hid_t type) {
+  for (const hid_t ieee : {H5T_IEEE_F32LE, H5T_IEEE_F32BE, H5T_IEEE_F64LE, H5T_IEEE_F64BE})
+    if (H5Tequal(type, ieee) > 0) return true;
+  return false;
+}
+
+// "uint16", "float32", "non-IEEE 32-bit floats", "strings": what a dataset or attribute holds, for messages.
 std::string type_text(hid_t type) {
   const H5T_class_t type_class = H5Tget_class(type);
   const std::size_t bits = H5Tget_size(type) * 8;
   if (type_class == H5T_INTEGER)
     return (H5Tget_sign(type) == H5T_SGN_2 ? "int" : "uint") + std::to_string(bits);
-  if (type_class == H5T_FLOAT) return "float" + std::to_string(bits);
+  if (type_class == H5T_FLOAT)
+    return is_ieee_float(type) ? "float" + std::to_string(bits) : "non-IEEE " + std::to_string(bits) + "-bit floats";
   if (type_class == H5T_STRING) return "strings";
   if (type_class == H5T_COMPOUND) return "compound records";
   if (type_class == H5T_ARRAY) return "arrays";
   return "values of HDF5 type class " + std::to_string(static_cast<int>(type_class));
-}
-
-bool is_ieee_float(hid_t type) {
-  for (const hid_t ieee : {H5T_IEEE_F32LE, H5T_IEEE_F32BE, H5T_IEEE_F64LE, H5T_IEEE_F64BE})
-    if (H5Tequal(type, ieee) > 0) return true;
-  return false;
 }
 
 // An attribute, checked to be numeric and scalar or one-dimensional with 1 to max_count values.
@@ -102,7 +103,7 @@ ObjectKind object_kind(const Snapshot& s, hid_t location, const std::string& nam
   H5L_info_t link;
   if (H5Lget_info(location, name.c_str(), &link, H5P_DEFAULT) < 0) s.fail_hdf5("cannot look up " + path);
   if (link.type != H5L_TYPE_HARD)
-    s.fail(path + " is a " + (link.type == H5L_TYPE_SOFT ? "soft" : "external") +
+    s.fail(path + " is " + (link.type == H5L_TYPE_SOFT ? "a soft" : "an external") +
            " link; expected the object itself in this file (links to other files are not followed)");
   H5O_info_t info;
   if (H5Oget_info_by_name2(location, name.c_str(), &info, H5O_INFO_BASIC, H5P_DEFAULT) < 0)

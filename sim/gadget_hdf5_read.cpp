@@ -293,12 +293,13 @@ StateContents read_snapshot(const Snapshot& s) {
 
 StateContents decode_gadget_hdf5(const std::string& name, std::string bytes) {
   quiet_hdf5();
+  if (bytes.empty()) throw Hdf5Error(name + ": is empty; " + kExpected);
   StateContents contents;
   {
     const Hdf5MemoryFile image(std::move(bytes));
     if (!image.is_open()) {
-      const std::string reason = hdf5_reason();
-      throw Hdf5Error(name + ": not an HDF5 file" + (reason.empty() ? "" : " (libhdf5: " + reason + ")") + "; " +
+      const std::string& reason = image.failure();
+      throw Hdf5Error(name + ": not a readable HDF5 file" + (reason.empty() ? "" : " (libhdf5: " + reason + ")") + "; " +
                       kExpected);
     }
     contents = read_snapshot(Snapshot{name, image.file()});

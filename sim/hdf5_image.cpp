@@ -67,6 +67,7 @@ Hdf5MemoryFile::Hdf5MemoryFile(std::string bytes)
       H5Pset_file_image(fapl.get(), m_lent.data, m_lent.size) < 0)
     return;
   m_file = Hdf5File(H5Fopen(unopenable_name(fapl.get(), m_lent.data).c_str(), H5F_ACC_RDONLY, fapl.get()));
+  if (!m_file) m_failure = hdf5_reason();  // before the next call into libhdf5 clears it
 }
 
 Hdf5File create_hdf5_image(std::size_t step_bytes) {

@@ -22,12 +22,13 @@ std::string hdf5_reason();
 // libhdf5 holds the address of m_lent while the file is open, and the file closes before the bytes go.
 class Hdf5MemoryFile {
  public:
-  explicit Hdf5MemoryFile(std::string bytes);  // file() invalid when libhdf5 refuses: hdf5_reason() says why
+  explicit Hdf5MemoryFile(std::string bytes);  // file() invalid when libhdf5 refuses: failure() says why
   Hdf5MemoryFile(const Hdf5MemoryFile&) = delete;
   Hdf5MemoryFile& operator=(const Hdf5MemoryFile&) = delete;
 
   hid_t file() const { return m_file.get(); }
   bool is_open() const { return m_file.valid(); }
+  const std::string& failure() const { return m_failure; }  // libhdf5's innermost reason, "" when open
 
   struct Lent {
     void* data;
@@ -37,6 +38,7 @@ class Hdf5MemoryFile {
  private:
   std::string m_bytes;
   Lent m_lent;
+  std::string m_failure;
   Hdf5File m_file;  // last: closed first
 };
 

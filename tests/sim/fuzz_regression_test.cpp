@@ -1,5 +1,6 @@
-// The scene, .npy and Tipsy fuzz targets' seed corpus (tests/fuzz/corpus/scene, npy, tipsy), replayed on
-// every ctest run without the fuzzer and held to the same promise the fuzzers check (tests/fuzz/*_input.h):
+// The scene, .npy, Tipsy and GADGET HDF5 fuzz targets' seed corpus (tests/fuzz/corpus/scene, npy, tipsy,
+// gadget), replayed on every ctest run without the fuzzer and held to the same promise the fuzzers check
+// (tests/fuzz/*_input.h):
 // "ok-*" seeds are accepted, "bad-*" seeds rejected with the documented error and nothing else.
 #include <gtest/gtest.h>
 
@@ -7,6 +8,7 @@
 #include <string>
 
 #include "tests/fuzz/corpus.h"
+#include "tests/fuzz/gadget_input.h"
 #include "tests/fuzz/npy_input.h"
 #include "tests/fuzz/scene_input.h"
 #include "tests/fuzz/tipsy_input.h"
@@ -81,6 +83,17 @@ TEST(FuzzRegression, TipsyCorpusDecodesOrIsRefusedWithTheFileName) {
   for (const fs::path& file : files) {
     SCOPED_TRACE(file.string());
     const fuzz::TipsyOutcome outcome = fuzz::check_decode_tipsy(read_bytes(file), file.filename().string());
+    EXPECT_EQ(outcome.broken, "");
+    EXPECT_EQ(outcome.parsed, expected_to_parse(file)) << outcome.error;
+  }
+}
+
+TEST(FuzzRegression, GadgetCorpusDecodesOrIsRefusedWithTheFileName) {
+  const auto files = corpus_files(corpus_folder("gadget"));
+  ASSERT_GE(files.size(), 15u) << corpus_folder("gadget");
+  for (const fs::path& file : files) {
+    SCOPED_TRACE(file.string());
+    const fuzz::GadgetOutcome outcome = fuzz::check_decode_gadget(read_bytes(file), file.filename().string());
     EXPECT_EQ(outcome.broken, "");
     EXPECT_EQ(outcome.parsed, expected_to_parse(file)) << outcome.error;
   }
