@@ -41,7 +41,9 @@ StateContents decode_gadget_hdf5(const std::string& name, std::string bytes);
 // a GADGET-2/AREPO-style Header (MassTable 0: masses are in the dataset) and, where the run's units are
 // known, GADGET-4's unit attributes in Parameters. Written through write_output, so a failure leaves the
 // previous file as it was; throws RuntimeFailure as it does.
-void save_gadget_hdf5(const OutputFile& file, const std::vector<Particle>& particles, const StateExtras& extras);
-void save_gadget_hdf5(const OutputFile& file, const std::vector<ParticleF64>& particles, const StateExtras& extras);
+void save_gadget_hdf5(const OutputFile& file, const std::vector<Particle>& particles,
+                      const StateExtras& extras);
+void save_gadget_hdf5(const OutputFile& file, const std::vector<ParticleF64>& particles,
+                      const StateExtras& extras);
 
 }  // namespace coalesce

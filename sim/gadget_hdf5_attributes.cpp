@@ -43,7 +43,8 @@ std::string type_text(hid_t type) {
   if (type_class == H5T_INTEGER)
     return (H5Tget_sign(type) == H5T_SGN_2 ? "int" : "uint") + std::to_string(bits);
   if (type_class == H5T_FLOAT)
-    return is_ieee_float(type) ? "float" + std::to_string(bits) : "non-IEEE " + std::to_string(bits) + "-bit floats";
+    return is_ieee_float(type) ? "float" + std::to_string(bits)
+                               : "non-IEEE " + std::to_string(bits) + "-bit floats";
   if (type_class == H5T_STRING) return "strings";
   if (type_class == H5T_COMPOUND) return "compound records";
   if (type_class == H5T_ARRAY) return "arrays";
@@ -77,7 +78,8 @@ std::optional<CheckedAttribute> open_attribute(const Snapshot& s, hid_t location
     const int rank = space_class == H5S_SIMPLE ? H5Sget_simple_extent_dims(space.get(), dims, nullptr) : -1;
     if (rank != 1 || dims[0] < 1 || dims[0] > max_count)
       s.fail(where + " has " + (rank > 0 ? "shape " + shape_text(dims, rank) : std::string("no values")) +
-             "; expected " + (max_count == 1 ? "one value" : "1 to " + std::to_string(max_count) + " values"));
+             "; expected " +
+             (max_count == 1 ? "one value" : "1 to " + std::to_string(max_count) + " values"));
     a.count = static_cast<std::size_t>(dims[0]);
   }
   const H5T_class_t type_class = H5Tget_class(a.type.get());
@@ -88,7 +90,9 @@ std::optional<CheckedAttribute> open_attribute(const Snapshot& s, hid_t location
 
 }  // namespace
 
-void Snapshot::fail(const std::string& message) const { throw Hdf5Error(name + ": " + message); }
+void Snapshot::fail(const std::string& message) const {
+  throw Hdf5Error(name + ": " + message);
+}
 
 void Snapshot::fail_hdf5(const std::string& what) const {
   const std::string reason = hdf5_reason();
@@ -113,11 +117,13 @@ ObjectKind object_kind(const Snapshot& s, hid_t location, const std::string& nam
   return ObjectKind::Other;
 }
 
-std::vector<std::string> link_names(const Snapshot& s, hid_t group, const std::string& path, std::size_t limit) {
+std::vector<std::string> link_names(const Snapshot& s, hid_t group, const std::string& path,
+                                    std::size_t limit) {
   H5G_info_t info;
   if (H5Gget_info(group, &info) < 0) s.fail_hdf5("cannot list " + path);
   if (info.nlinks > limit)
-    s.fail(path + " has " + std::to_string(info.nlinks) + " members; expected at most " + std::to_string(limit));
+    s.fail(path + " has " + std::to_string(info.nlinks) + " members; expected at most " +
+           std::to_string(limit));
   std::vector<std::string> names;
   hsize_t index = 0;
   const auto collect = [](hid_t, const char* name, const H5L_info_t*, void* out) -> herr_t {
@@ -145,7 +151,8 @@ std::optional<std::vector<std::uint64_t>> read_counts(const Snapshot& s, hid_t l
   std::vector<std::uint64_t> values(a->count);
   if (H5Tget_sign(a->type.get()) == H5T_SGN_2) {
     std::vector<std::int64_t> signed_values(a->count);
-    if (H5Aread(a->attribute.get(), H5T_NATIVE_INT64, signed_values.data()) < 0) s.fail_hdf5("cannot read " + where);
+    if (H5Aread(a->attribute.get(), H5T_NATIVE_INT64, signed_values.data()) < 0)
+      s.fail_hdf5("cannot read " + where);
     for (std::size_t i = 0; i < a->count; ++i) {
       if (signed_values[i] < 0)
         s.fail(where + "[" + std::to_string(i) + "] is " + std::to_string(signed_values[i]) +
@@ -168,7 +175,8 @@ std::optional<std::vector<double>> read_reals(const Snapshot& s, hid_t location,
   return values;
 }
 
-std::optional<double> read_real(const Snapshot& s, hid_t location, const char* name, const std::string& path) {
+std::optional<double> read_real(const Snapshot& s, hid_t location, const char* name,
+                                const std::string& path) {
   const auto values = read_reals(s, location, name, path, 1);
   return values ? std::optional<double>((*values)[0]) : std::nullopt;
 }
@@ -181,11 +189,14 @@ std::optional<std::int64_t> read_integer(const Snapshot& s, hid_t location, cons
     s.fail(path + "/" + name + " holds " + type_text(a->type.get()) + "; expected an integer");
   if (H5Tget_sign(a->type.get()) != H5T_SGN_2) {
     std::uint64_t value = 0;
-    if (H5Aread(a->attribute.get(), H5T_NATIVE_UINT64, &value) < 0) s.fail_hdf5("cannot read " + path + "/" + name);
-    return static_cast<std::int64_t>(std::min<std::uint64_t>(value, std::numeric_limits<std::int64_t>::max()));
+    if (H5Aread(a->attribute.get(), H5T_NATIVE_UINT64, &value) < 0)
+      s.fail_hdf5("cannot read " + path + "/" + name);
+    return static_cast<std::int64_t>(
+        std::min<std::uint64_t>(value, std::numeric_limits<std::int64_t>::max()));
   }
   std::int64_t value = 0;
-  if (H5Aread(a->attribute.get(), H5T_NATIVE_INT64, &value) < 0) s.fail_hdf5("cannot read " + path + "/" + name);
+  if (H5Aread(a->attribute.get(), H5T_NATIVE_INT64, &value) < 0)
+    s.fail_hdf5("cannot read " + path + "/" + name);
   return value;
 }
 
@@ -243,7 +254,8 @@ CheckedDataset check_dataset(const Snapshot& s, hid_t group, const std::string& 
     hsize_t chunk[H5S_MAX_RANK] = {};
     const int chunk_rank = H5Pget_chunk(create.get(), H5S_MAX_RANK, chunk);
     std::uint64_t chunk_bytes = d.value_bytes;
-    for (int i = 0; i < chunk_rank; ++i) chunk_bytes *= std::min<std::uint64_t>(chunk[i], std::uint64_t{1} << 32);
+    for (int i = 0; i < chunk_rank; ++i)
+      chunk_bytes *= std::min<std::uint64_t>(chunk[i], std::uint64_t{1} << 32);
     if (chunk_rank != rank || chunk_bytes > std::max(value_bytes, kSmallChunkBytes))
       s.fail(path + " is stored in chunks of " + std::to_string(chunk_bytes) + " bytes, more than its " +
              std::to_string(value_bytes) + " bytes of values; expected chunks no larger than the dataset");
@@ -259,8 +271,8 @@ CheckedDataset check_dataset(const Snapshot& s, hid_t group, const std::string& 
   return d;
 }
 
-void read_rows(const Snapshot& s, const CheckedDataset& d, std::uint64_t first, std::uint64_t rows, int columns,
-               void* out) {
+void read_rows(const Snapshot& s, const CheckedDataset& d, std::uint64_t first, std::uint64_t rows,
+               int columns, void* out) {
   const Hdf5Dataspace file_space(H5Dget_space(d.dataset.get()));
   const hsize_t start[2] = {first, 0}, count[2] = {rows, static_cast<hsize_t>(columns)};
   const int rank = columns == 1 ? 1 : 2;
@@ -269,8 +281,8 @@ void read_rows(const Snapshot& s, const CheckedDataset& d, std::uint64_t first, 
       H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr) < 0)
     s.fail_hdf5("cannot select rows of " + d.path);
   const hid_t type = d.kind == ValueClass::Real ? H5T_NATIVE_DOUBLE
-                    : d.is_signed                ? H5T_NATIVE_INT64
-                                                 : H5T_NATIVE_UINT64;
+                     : d.is_signed              ? H5T_NATIVE_INT64
+                                                : H5T_NATIVE_UINT64;
   if (H5Dread(d.dataset.get(), type, memory.get(), file_space.get(), H5P_DEFAULT, out) < 0)
     s.fail_hdf5("cannot read " + d.path);
 }

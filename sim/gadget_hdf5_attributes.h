@@ -29,7 +29,8 @@ enum class ObjectKind { Missing, Group, Dataset, Other };
 ObjectKind object_kind(const Snapshot& s, hid_t location, const std::string& name, const std::string& path);
 
 // The names of `group`'s links in name order (at most `limit`; more is refused, naming `path`).
-std::vector<std::string> link_names(const Snapshot& s, hid_t group, const std::string& path, std::size_t limit);
+std::vector<std::string> link_names(const Snapshot& s, hid_t group, const std::string& path,
+                                    std::size_t limit);
 
 Hdf5Group open_group(const Snapshot& s, hid_t location, const std::string& name, const std::string& path);
 
@@ -62,7 +63,7 @@ CheckedDataset check_dataset(const Snapshot& s, hid_t group, const std::string& 
 
 // `rows` rows from `first` of a checked dataset into `out` (rows x columns), as doubles (Real) or as
 // int64/uint64 bit patterns (Id: signed values as int64).
-void read_rows(const Snapshot& s, const CheckedDataset& d, std::uint64_t first, std::uint64_t rows, int columns,
-               void* out);
+void read_rows(const Snapshot& s, const CheckedDataset& d, std::uint64_t first, std::uint64_t rows,
+               int columns, void* out);
 
 }  // namespace coalesce::gadget

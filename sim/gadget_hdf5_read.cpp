@@ -21,14 +21,14 @@ using gadget::ObjectKind;
 using gadget::Snapshot;
 using gadget::ValueClass;
 
-constexpr std::size_t kMaxTypes = 64;      // GADGET-4 builds with NTYPES 6 by default
-constexpr std::size_t kMaxLinks = 4096;    // members of the root or of a PartTypeK group
+constexpr std::size_t kMaxTypes = 64;    // GADGET-4 builds with NTYPES 6 by default
+constexpr std::size_t kMaxLinks = 4096;  // members of the root or of a PartTypeK group
 constexpr std::size_t kChunkRows = 1 << 16;
 constexpr std::size_t kShownIgnored = 6;
 constexpr std::size_t kFileChunkBytes = std::size_t{1} << 26;
 const std::string kExpected =
-    "expected a GADGET-4 or AREPO HDF5 snapshot (a Header group with NumPart_ThisFile, MassTable and Time, "
-    "and PartTypeK groups)";
+    "expected a GADGET-4/AREPO HDF5 snapshot (Header with NumPart_ThisFile, MassTable, Time; PartTypeK "
+    "groups)";
 
 struct Header {
   std::vector<std::uint64_t> counts;  // NumPart_ThisFile, one per type
@@ -67,8 +67,9 @@ void check_totals(const Snapshot& s, hid_t header, const Header& h) {
 
 Header read_header(const Snapshot& s) {
   const ObjectKind kind = gadget::object_kind(s, s.file, "Header", "Header");
-  if (kind != ObjectKind::Group) s.fail(kind == ObjectKind::Missing ? "has no Header group; " + kExpected
-                                                                    : "Header is not a group; " + kExpected);
+  if (kind != ObjectKind::Group)
+    s.fail(kind == ObjectKind::Missing ? "has no Header group; " + kExpected
+                                       : "Header is not a group; " + kExpected);
   const Hdf5Group header = gadget::open_group(s, s.file, "Header", "Header");
   Header h;
   auto counts = gadget::read_counts(s, header.get(), "NumPart_ThisFile", "Header", kMaxTypes);
@@ -108,7 +109,8 @@ std::optional<double> unit(const Snapshot& s, const char* name) {
     const auto value = gadget::read_real(s, group.get(), name, group_name);
     if (!value) continue;
     if (!(std::isfinite(*value) && *value > 0))
-      s.fail(std::string(group_name) + "/" + name + " is " + exact_text(*value) + "; expected a unit, more than 0");
+      s.fail(std::string(group_name) + "/" + name + " is " + exact_text(*value) +
+             "; expected a unit, more than 0");
     return value;
   }
   return std::nullopt;
@@ -131,7 +133,8 @@ CheckedDataset required(const Snapshot& s, hid_t group, const std::string& group
   const std::string path = group_name + "/" + name;
   const ObjectKind object = gadget::object_kind(s, group, name, path);
   if (object == ObjectKind::Missing)
-    s.fail("has no " + path + "; expected it for the " + std::to_string(rows) + " particles NumPart_ThisFile counts");
+    s.fail("has no " + path + "; expected it for the " + std::to_string(rows) +
+           " particles NumPart_ThisFile counts");
   if (object != ObjectKind::Dataset) s.fail(path + " is not a dataset; expected " + path + " as a dataset");
   return gadget::check_dataset(s, group, name, path, rows, columns, kind);
 }
@@ -144,7 +147,8 @@ TypePlan plan_type(const Snapshot& s, const Header& h, std::size_t k, std::vecto
   const ObjectKind kind = gadget::object_kind(s, s.file, plan.group, plan.group);
   if (kind != ObjectKind::Group)
     s.fail("Header/NumPart_ThisFile[" + std::to_string(k) + "] is " + std::to_string(plan.count) +
-           " but the file has no " + plan.group + " group; expected one group per particle type with particles");
+           " but the file has no " + plan.group +
+           " group; expected one group per particle type with particles");
   const Hdf5Group group = gadget::open_group(s, s.file, plan.group, plan.group);
   const bool table = plan.table_mass != 0.0;
   if (table && !kMassRange.contains(plan.table_mass))
@@ -170,7 +174,7 @@ std::string value_text(double v, const CheckedDataset& d) {
 
 // `fields` values a row (3 or 1) from a Real dataset into the records from `offset`, each checked.
 void read_values(const Snapshot& s, const CheckedDataset& d, std::uint64_t count, int columns,
-                std::vector<ParticleF64>& records, std::size_t offset, int field) {
+                 std::vector<ParticleF64>& records, std::size_t offset, int field) {
   std::vector<double> buffer(std::min<std::uint64_t>(count, kChunkRows) * static_cast<std::size_t>(columns));
   for (std::uint64_t first = 0; first < count; first += kChunkRows) {
     const std::uint64_t rows = std::min<std::uint64_t>(kChunkRows, count - first);
@@ -187,8 +191,8 @@ void read_values(const Snapshot& s, const CheckedDataset& d, std::uint64_t count
   }
 }
 
-void read_ids(const Snapshot& s, const CheckedDataset& d, std::uint64_t count, std::vector<std::uint64_t>& ids,
-              std::size_t offset) {
+void read_ids(const Snapshot& s, const CheckedDataset& d, std::uint64_t count,
+              std::vector<std::uint64_t>& ids, std::size_t offset) {
   for (std::uint64_t first = 0; first < count; first += kChunkRows) {
     const std::uint64_t rows = std::min<std::uint64_t>(kChunkRows, count - first);
     std::uint64_t* out = ids.data() + offset + first;
@@ -206,7 +210,8 @@ std::string ignored_phrase(const std::vector<std::string>& names) {
   if (names.empty()) return {};
   std::string phrase;
   for (std::size_t i = 0; i < names.size() && i < kShownIgnored; ++i) phrase += (i ? ", " : "") + names[i];
-  if (names.size() > kShownIgnored) phrase += " and " + std::to_string(names.size() - kShownIgnored) + " more";
+  if (names.size() > kShownIgnored)
+    phrase += " and " + std::to_string(names.size() - kShownIgnored) + " more";
   return phrase + " ignored";
 }
 
@@ -243,8 +248,8 @@ StateContents read_snapshot(const Snapshot& s) {
   for (const std::string& name : gadget::link_names(s, s.file, "the file's root group", kMaxLinks)) {
     const auto k = type_number(name);
     if (k && *k >= h.counts.size())
-      s.fail("has a " + name + " group but Header/NumPart_ThisFile counts " + std::to_string(h.counts.size()) +
-             " types; expected a count for every PartTypeK group");
+      s.fail("has a " + name + " group but Header/NumPart_ThisFile counts " +
+             std::to_string(h.counts.size()) + " types; expected a count for every PartTypeK group");
     if (!k && name != "Header" && name != "Parameters" && name != "Config" && name != "Units" &&
         name != "Constants")
       ignored.push_back(name);
@@ -254,8 +259,9 @@ StateContents read_snapshot(const Snapshot& s) {
     if (h.counts[k] > 0) plans.push_back(plan_type(s, h, k, ignored));
   for (const TypePlan& plan : plans)
     if (plan.ids.has_value() != plans.front().ids.has_value())
-      s.fail(plans.front().group + (plans.front().ids ? " has" : " has no") + " ParticleIDs but " + plan.group +
-             (plan.ids ? " has" : " has none") + "; expected IDs for every particle type or for none");
+      s.fail(plans.front().group + (plans.front().ids ? " has" : " has no") + " ParticleIDs but " +
+             plan.group + (plan.ids ? " has" : " has none") +
+             "; expected IDs for every particle type or for none");
 
   StateContents contents;
   contents.time = h.time;
@@ -299,8 +305,8 @@ StateContents decode_gadget_hdf5(const std::string& name, std::string bytes) {
     const Hdf5MemoryFile image(std::move(bytes));
     if (!image.is_open()) {
       const std::string& reason = image.failure();
-      throw Hdf5Error(name + ": not a readable HDF5 file" + (reason.empty() ? "" : " (libhdf5: " + reason + ")") + "; " +
-                      kExpected);
+      throw Hdf5Error(name + ": not a readable HDF5 file" +
+                      (reason.empty() ? "" : " (libhdf5: " + reason + ")") + "; " + kExpected);
     }
     contents = read_snapshot(Snapshot{name, image.file()});
     const ssize_t open_objects = H5Fget_obj_count(image.file(), H5F_OBJ_ALL);
@@ -324,7 +330,8 @@ StateContents load_gadget_hdf5(const std::string& path) {
                          " MiB; free memory, or load a smaller snapshot");
   }
   for (std::uint64_t offset = 0; offset < bytes.size(); offset += kFileChunkBytes)
-    file.read_at(offset, bytes.data() + offset, std::min<std::size_t>(kFileChunkBytes, bytes.size() - offset));
+    file.read_at(offset, bytes.data() + offset,
+                 std::min<std::size_t>(kFileChunkBytes, bytes.size() - offset));
   return decode_gadget_hdf5(path, std::move(bytes));
 }
 

@@ -46,7 +46,8 @@ class Builder {
                  hsize_t count = 0) const {
     const Hdf5Dataspace space(count ? H5Screate_simple(1, &count, nullptr) : H5Screate(H5S_SCALAR));
     if (!space) fail(std::string("attribute ") + name);
-    const Hdf5Attribute attribute(H5Acreate2(location, name, file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT));
+    const Hdf5Attribute attribute(
+        H5Acreate2(location, name, file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT));
     if (!attribute) fail(std::string("attribute ") + name);
     check(H5Awrite(attribute.get(), memory_type, values), std::string("attribute ") + name);
   }
@@ -163,7 +164,8 @@ void save_records(const OutputFile& file, const std::vector<ParticleRecord<Real>
     write_particles(build, h5.get(), particles, extras);
     const ssize_t open_objects = H5Fget_obj_count(h5.get(), H5F_OBJ_ALL);
     if (open_objects != 1)  // the file itself: every group, dataset and attribute handle above is closed
-      throw std::logic_error(file.shown + ": " + std::to_string(open_objects - 1) + " HDF5 handles left open");
+      throw std::logic_error(file.shown + ": " + std::to_string(open_objects - 1) +
+                             " HDF5 handles left open");
     bytes = hdf5_image_bytes(h5.get());
     if (bytes.empty()) build.fail("its image");
   }
@@ -172,7 +174,8 @@ void save_records(const OutputFile& file, const std::vector<ParticleRecord<Real>
 
 }  // namespace
 
-void save_gadget_hdf5(const OutputFile& file, const std::vector<Particle>& particles, const StateExtras& extras) {
+void save_gadget_hdf5(const OutputFile& file, const std::vector<Particle>& particles,
+                      const StateExtras& extras) {
   save_records(file, particles, extras);
 }
 

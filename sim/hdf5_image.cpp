@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <utility>
 
+#include "sim/printable.h"
+
 namespace coalesce {
 
 namespace {
@@ -22,17 +24,26 @@ void* lend(std::size_t size, H5FD_file_image_op_t, void* udata) {
 void* copy_onto_itself(void* dest, const void* src, std::size_t, H5FD_file_image_op_t, void*) {
   return dest == src ? dest : nullptr;
 }
-void* refuse_resize(void*, std::size_t, H5FD_file_image_op_t, void*) { return nullptr; }
-herr_t keep(void*, H5FD_file_image_op_t, void*) { return 0; }
-void* same_udata(void* udata) { return udata; }
-herr_t keep_udata(void*) { return 0; }
+void* refuse_resize(void*, std::size_t, H5FD_file_image_op_t, void*) {
+  return nullptr;
+}
+herr_t keep(void*, H5FD_file_image_op_t, void*) {
+  return 0;
+}
+void* same_udata(void* udata) {
+  return udata;
+}
+herr_t keep_udata(void*) {
+  return 0;
+}
 
 // A name no file can have ("/dev/null" is no directory), so the core driver's check that an image's name
 // is not an existing file opens nothing, and unique among open files (libhdf5 takes two open files of one
 // name for the same file).
 std::string unopenable_name(hid_t fapl, const void* buffer) {
   char name[96];
-  std::snprintf(name, sizeof name, "/dev/null/coalesce-hdf5-image-%lld-%p", static_cast<long long>(fapl), buffer);
+  std::snprintf(name, sizeof name, "/dev/null/coalesce-hdf5-image-%lld-%p", static_cast<long long>(fapl),
+                buffer);
   return name;
 }
 
@@ -53,7 +64,7 @@ std::string hdf5_reason() {
   std::string reason;
   H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, innermost, &reason);
   H5Eclear2(H5E_DEFAULT);
-  return reason;
+  return excerpt(reason, 80);  // libhdf5's text can quote addresses and sizes at length
 }
 
 Hdf5MemoryFile::Hdf5MemoryFile(std::string bytes)
@@ -61,8 +72,8 @@ Hdf5MemoryFile::Hdf5MemoryFile(std::string bytes)
   if (m_bytes.empty()) return;
   const Hdf5PropertyList fapl(H5Pcreate(H5P_FILE_ACCESS));
   if (!fapl || H5Pset_fapl_core(fapl.get(), 1 << 16, false) < 0) return;
-  H5FD_file_image_callbacks_t callbacks = {lend, copy_onto_itself, refuse_resize, keep, same_udata, keep_udata,
-                                           &m_lent};
+  H5FD_file_image_callbacks_t callbacks = {lend,       copy_onto_itself, refuse_resize, keep,
+                                           same_udata, keep_udata,       &m_lent};
   if (H5Pset_file_image_callbacks(fapl.get(), &callbacks) < 0 ||
       H5Pset_file_image(fapl.get(), m_lent.data, m_lent.size) < 0)
     return;
@@ -86,6 +97,8 @@ std::string hdf5_image_bytes(hid_t file) {
   return bytes;
 }
 
-long open_hdf5_objects() { return static_cast<long>(H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ALL)); }
+long open_hdf5_objects() {
+  return static_cast<long>(H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ALL));
+}
 
 }  // namespace coalesce

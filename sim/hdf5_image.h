@@ -14,8 +14,8 @@ namespace coalesce {
 // build) and loading filter plugins from the directories the environment names. Call first in each thread.
 void quiet_hdf5();
 
-// The innermost reason on this thread's libhdf5 error stack ("file signature not found"), "" when it is
-// empty; the stack is cleared.
+// The innermost reason on this thread's libhdf5 error stack ("file signature not found"), at most 80
+// characters, "" when it is empty; the stack is cleared.
 std::string hdf5_reason();
 
 // A file's bytes opened read-only as an HDF5 file, lent to libhdf5 without a copy. Neither copied nor moved:

@@ -15,7 +15,9 @@ namespace coalesce::fuzz {
 
 // A snapshot accepted from `size` bytes holds at most this many particles: each needs 12 bytes of
 // Coordinates at least, stored compressed at most 1100:1 (sim/gadget_hdf5_attributes.cpp).
-inline bool particles_fit(std::size_t particles, std::size_t size) { return particles * 12 <= size * 1100; }
+inline bool particles_fit(std::size_t particles, std::size_t size) {
+  return particles * 12 <= size * 1100;
+}
 
 struct GadgetOutcome {
   bool parsed = false;
@@ -34,7 +36,8 @@ inline GadgetOutcome check_decode_gadget(const std::string& bytes, const std::st
     outcome.parsed = true;
     const std::size_t n = contents.records.size();
     if (n == 0 || n > static_cast<std::size_t>(kMaxParticles) || !particles_fit(n, bytes.size()))
-      outcome.broken = "decoded " + std::to_string(n) + " particles from " + std::to_string(bytes.size()) + " bytes";
+      outcome.broken =
+          "decoded " + std::to_string(n) + " particles from " + std::to_string(bytes.size()) + " bytes";
     if (contents.ids.size() != n) outcome.broken = "IDs are not one per record";
     for (const ParticleF64& p : contents.records) {
       for (const double v : {p.x, p.y, p.z, p.vx, p.vy, p.vz, p.mass})

@@ -1,7 +1,7 @@
 // The scene, .npy, Tipsy and GADGET HDF5 fuzz targets' seed corpus (tests/fuzz/corpus/scene, npy, tipsy,
 // gadget), replayed on every ctest run without the fuzzer and held to the same promise the fuzzers check
-// (tests/fuzz/*_input.h):
-// "ok-*" seeds are accepted, "bad-*" seeds rejected with the documented error and nothing else.
+// (tests/fuzz/*_input.h): "ok-*" seeds are accepted, "bad-*" seeds rejected with the documented error and
+// nothing else.
 #include <gtest/gtest.h>
 
 #include <filesystem>

@@ -175,11 +175,14 @@ TEST_F(GadgetHdf5H5py, AGadgetFileH5pyWroteLoadsExactly) {
   std::ofstream(m_dir.file("ids.u4"), std::ios::binary)
       .write(reinterpret_cast<const char*>(ids.data()), static_cast<std::streamsize>(ids.size() * 4));
   const double time = m_rng.uniform(0.0f, 1.0f) / 7.0, length = 3.0856775814913673e21, mass = 1.989e43;
-  ASSERT_NO_FATAL_FAILURE(run_python(kWriteScript, {m_dir.path().string(), std::to_string(n0), std::to_string(n1),
-                                                    text(time), text(length), text(mass)}));
+  ASSERT_NO_FATAL_FAILURE(run_python(
+      kWriteScript,
+      {m_dir.path().string(), std::to_string(n0), std::to_string(n1), text(time), text(length), text(mass)}));
 
   // Gas as h5py's float32 holds it, the halo exactly, with MassTable's mass.
-  for (int i = 0; i < n0; ++i) values[static_cast<std::size_t>(i)] = record_cast<double>(record_cast<float>(values[static_cast<std::size_t>(i)]));
+  for (int i = 0; i < n0; ++i)
+    values[static_cast<std::size_t>(i)] =
+        record_cast<double>(record_cast<float>(values[static_cast<std::size_t>(i)]));
   for (int i = n0; i < n0 + n1; ++i) values[static_cast<std::size_t>(i)].mass = halo_mass;
   const StateContents contents = load_gadget_hdf5(m_dir.file("gadget.hdf5"));
   EXPECT_TRUE(testing::bitwise_equal(contents.records, values));
@@ -191,7 +194,8 @@ TEST_F(GadgetHdf5H5py, AGadgetFileH5pyWroteLoadsExactly) {
   EXPECT_EQ(contents.units->length_in_cm, length);
   EXPECT_EQ(contents.units->mass_in_g, mass);
   EXPECT_EQ(contents.converted, "") << "UnitVelocity_in_cm_per_s is the G = 1 unit";
-  EXPECT_EQ(contents.ignored, "PartType0/Density, PartType0/InternalEnergy, PartType0/SmoothingLength ignored");
+  EXPECT_EQ(contents.ignored,
+            "PartType0/Density, PartType0/InternalEnergy, PartType0/SmoothingLength ignored");
 }
 
 }  // namespace

@@ -15,8 +15,8 @@
 namespace coalesce::testing {
 
 // A scalar (count 0) or one-dimensional attribute, replacing one of the same name.
-inline void put_attribute(hid_t location, const char* name, hid_t file_type, hid_t memory_type, const void* values,
-                          hsize_t count = 0) {
+inline void put_attribute(hid_t location, const char* name, hid_t file_type, hid_t memory_type,
+                          const void* values, hsize_t count = 0) {
   if (H5Aexists(location, name) > 0) {
     ASSERT_GE(H5Adelete(location, name), 0) << name;
   }
@@ -47,7 +47,8 @@ inline Hdf5Group open_or_make_group(hid_t file, const char* name) {
 }
 
 // Opens `path` read-write (or creates it), lets `change` edit it, and closes it.
-inline void edit_hdf5(const std::string& path, const std::function<void(hid_t file)>& change, bool create = false) {
+inline void edit_hdf5(const std::string& path, const std::function<void(hid_t file)>& change,
+                      bool create = false) {
   const Hdf5File file(create ? H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT)
                              : H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
   ASSERT_TRUE(file.valid()) << path;
