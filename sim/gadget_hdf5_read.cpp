@@ -205,14 +205,14 @@ void read_ids(const Snapshot& s, const CheckedDataset& d, std::uint64_t count,
   }
 }
 
-// "PartType0/Density, PartType0/InternalEnergy ignored", at most kShownIgnored names.
+// "PartType0/Density, PartType0/InternalEnergy", at most kShownIgnored names.
 std::string ignored_phrase(const std::vector<std::string>& names) {
   if (names.empty()) return {};
   std::string phrase;
   for (std::size_t i = 0; i < names.size() && i < kShownIgnored; ++i) phrase += (i ? ", " : "") + names[i];
   if (names.size() > kShownIgnored)
     phrase += " and " + std::to_string(names.size() - kShownIgnored) + " more";
-  return phrase + " ignored";
+  return phrase;
 }
 
 void read_units(const Snapshot& s, StateContents& contents) {

@@ -22,7 +22,7 @@ struct StateContents {
   bool ids_from_file = false;      // false: ids were numbered 0..N-1 here
   double time = 0.0;               // the file's simulation time (0 where it has no place for one)
   std::optional<PhysicalUnits> units;  // where the file records them (HDF5 attributes)
-  std::string ignored;             // what the file held that a state has no place for, "" when nothing
+  std::string ignored;  // what the file held that a state has no place for, as a noun phrase; "" when nothing
   std::string converted;           // what the reader changed to fit the run's G = 1 units, "" when nothing
 };
 

@@ -95,6 +95,7 @@ std::string notice_of(const StateContents& contents, Precision target) {
   }
   if (!contents.held_doubles && target == Precision::Fp64)
     parts.push_back("float32 widened to float64 for fp64 (exact)");
+  if (!contents.converted.empty()) parts.push_back(contents.converted);
   if (!contents.ignored.empty()) parts.push_back(contents.ignored + " ignored");
   if (parts.empty()) return {};
   std::string line = contents.name + " (" + contents.format + "): ";
