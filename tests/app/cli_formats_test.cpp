@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/output_file.h"
+#include "sim/scene.h"
 #include "sim/state_file.h"
 #include "tests/app/run_process.h"
 #include "tests/support/npy_writer.h"
@@ -88,6 +89,25 @@ TEST(CliFormats, AnFp64RunSavedAsTipsySaysItRounded) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("the fp64 state was rounded to float32, as tipsy stores floats"), std::string::npos)
       << r.out;
+}
+
+// The scene's physical units go into an HDF5 snapshot (the format with a place for them) and come back.
+TEST(CliFormats, TheScenesUnitsAreRecordedInHdf5) {
+  TestRng rng;
+  TempDir dir;
+  const std::string preset = rng.uniform_int(0, 1) ? "galaxies" : "plummer";
+  const std::string out = dir.file("s.hdf5");
+  const ProcessResult r = run_coalesce({"--backend", "cpu", "--scene", preset, "--solver", "all-pairs",
+                                        "--particles", std::to_string(rng.uniform_int(16, 256)), "--steps", "1",
+                                        "--save-state", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const LoadedState loaded = load_state_file(out, StateFormat::GadgetHdf5, Precision::Fp32);
+  const Scene scene = preset_scene(preset);
+  ASSERT_TRUE(scene.units) << preset << " states its units";
+  ASSERT_TRUE(loaded.contents.units) << preset;
+  EXPECT_DOUBLE_EQ(loaded.contents.units->length_in_cm, scene.units->length_in_cm);
+  EXPECT_DOUBLE_EQ(loaded.contents.units->mass_in_g, scene.units->mass_in_g);
+  EXPECT_EQ(loaded.contents.converted, "") << "our own velocity unit is G = 1's";
 }
 
 }  // namespace

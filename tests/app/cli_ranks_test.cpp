@@ -7,6 +7,7 @@
 
 #include <csignal>
 #include <fstream>
+#include <cstdio>
 #include <string>
 #include <thread>
 #include <vector>
@@ -84,6 +85,48 @@ TEST(CliRanks, RanksEndInOneRanksStateBitwiseInEveryLayoutAndPrecision) {
       EXPECT_TRUE(first == second) << tag << ", " << ranks << " ranks, seed " << rng.seed();
     }
   }
+}
+
+// A snapshot series under mpirun: rank 0 writes each file from the gathered state, the same bits as one
+// process's series, with the same monitors in the index.
+TEST(CliRanks, ASnapshotSeriesIsOneProcesssBitwise) {
+  COALESCE_REQUIRE_MPI();
+  TestRng rng;
+  const TempDir dir;
+  const int every = rng.uniform_int(1, 3);
+  const std::vector<std::string> run{"--backend", "cpu", "--steps", std::to_string(3 * every), "--particles",
+                                     std::to_string(rng.uniform_int(100, 2000)), "--seed",
+                                     std::to_string(rng.uniform_int(1, 1000000)), "--forces", "one-sided",
+                                     "--monitor-every", std::to_string(every), "--snapshot-every",
+                                     std::to_string(every)};
+  const std::string one = dir.file("one"), many = dir.file("many");
+  const ProcessResult a = testing::run_process(joined({testing::coalesce_executable()}, joined(run, {one})));
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  const ProcessResult b =
+      testing::run_process(joined(mpirun(2), joined({testing::coalesce_executable()}, joined(run, {many}))));
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  for (int k = 1; k <= 3; ++k) {
+    char name[40];
+    std::snprintf(name, sizeof name, "/snapshot-%08d.npy", k * every);
+    const std::string first = testing::read_file(one + name), second = testing::read_file(many + name);
+    ASSERT_FALSE(first.empty()) << name;
+    EXPECT_TRUE(first == second) << name << ", seed " << rng.seed();
+  }
+  // The same rows: steps, times and files (energies are sums whose order follows the threads a rank has).
+  const auto rows = [](const std::string& folder) {
+    std::vector<std::string> out;
+    for (const auto& row : nlohmann::json::parse(testing::read_file(folder + "/index.json")).at("snapshots"))
+      out.push_back(row.at("file").get<std::string>() + "@" + row.at("step").dump() + "@" + row.at("time").dump());
+    return out;
+  };
+  EXPECT_EQ(rows(one), rows(many));
+  const auto monitor_lines = [](const std::string& out) {
+    std::size_t count = 0;
+    for (std::size_t at = out.find("coalesce: step "); at != std::string::npos; at = out.find("coalesce: step ", at + 1))
+      ++count;
+    return count;
+  };
+  EXPECT_EQ(monitor_lines(b.out), 3u) << "rank 0 alone prints the monitors: " << b.out;
 }
 
 TEST(CliRanks, ABadOutputOnOneRankStopsEveryRankWithOneLineFromRankZero) {
