@@ -227,13 +227,13 @@ NpyState decode_npy_state(const std::string& name, std::uint64_t size, const Rea
 template <>
 std::vector<ParticleF64> npy_records<Precision::Fp64>(const NpyState& state) {
   return records_in_precision<Precision::Fp64, NpyError>(state.name, state.records,
-                                                          state.source.scalar == NpyScalar::Float64);
+                                                         state.source.scalar == NpyScalar::Float64);
 }
 
 template <>
 std::vector<Particle> npy_records<Precision::Fp32>(const NpyState& state) {
   return records_in_precision<Precision::Fp32, NpyError>(state.name, state.records,
-                                                          state.source.scalar == NpyScalar::Float64);
+                                                         state.source.scalar == NpyScalar::Float64);
 }
 
 }  // namespace coalesce

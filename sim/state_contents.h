@@ -14,16 +14,16 @@ namespace coalesce {
 
 // Read: every value as a double (exact for a float file), with what the file said beside them.
 struct StateContents {
-  std::string name;                // the file, as every message about it starts
-  std::string format;              // "npy", "tipsy", "tipsy-native", "gadget-hdf5": for messages
-  bool held_doubles = false;       // the file stored float64 values (an fp32 run rounds them)
+  std::string name;           // the file, as every message about it starts
+  std::string format;         // "npy", "tipsy", "tipsy-native", "gadget-hdf5": for messages
+  bool held_doubles = false;  // the file stored float64 values (an fp32 run rounds them)
   std::vector<ParticleF64> records;
-  std::vector<std::uint64_t> ids;  // one per record: the file's IDs, or 0..N-1 where it carried none
-  bool ids_from_file = false;      // false: ids were numbered 0..N-1 here
-  double time = 0.0;               // the file's simulation time (0 where it has no place for one)
+  std::vector<std::uint64_t> ids;      // one per record: the file's IDs, or 0..N-1 where it carried none
+  bool ids_from_file = false;          // false: ids were numbered 0..N-1 here
+  double time = 0.0;                   // the file's simulation time (0 where it has no place for one)
   std::optional<PhysicalUnits> units;  // where the file records them (HDF5 attributes)
   std::string ignored;  // what the file held that a state has no place for, as a noun phrase; "" when nothing
-  std::string converted;           // what the reader changed to fit the run's G = 1 units, "" when nothing
+  std::string converted;  // what the reader changed to fit the run's G = 1 units, "" when nothing
 };
 
 // Written: the records in the run's precision, with their IDs and the time and units of the run.

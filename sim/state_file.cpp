@@ -58,8 +58,8 @@ std::optional<StateFormat> sniffed_format(std::string_view flag, const std::stri
 }
 
 template <class Real>
-void save_records(const OutputFile& file, StateFormat format, const std::vector<ParticleRecord<Real>>& records,
-                  const StateExtras& extras) {
+void save_records(const OutputFile& file, StateFormat format,
+                  const std::vector<ParticleRecord<Real>>& records, const StateExtras& extras) {
   switch (format) {
     case StateFormat::Npy:
       save_npy(file, records);
@@ -105,9 +105,15 @@ std::string notice_of(const StateContents& contents, Precision target) {
 
 }  // namespace
 
-std::string_view format_name(StateFormat format) { return row_of(format).name; }
-std::string_view format_extension(StateFormat format) { return row_of(format).extension; }
-bool format_holds_doubles(StateFormat format) { return row_of(format).holds_doubles; }
+std::string_view format_name(StateFormat format) {
+  return row_of(format).name;
+}
+std::string_view format_extension(StateFormat format) {
+  return row_of(format).extension;
+}
+bool format_holds_doubles(StateFormat format) {
+  return row_of(format).holds_doubles;
+}
 
 std::optional<StateFormat> parse_state_format(std::string_view name) {
   for (const FormatRow& row : kFormats)
@@ -139,9 +145,11 @@ StateFormat input_format(std::string_view flag, const std::string& path, std::op
   if (const auto named = format_of_extension(path)) return *named;
   if (given) return *given;
   if (const auto sniffed = sniffed_format(flag, path)) return *sniffed;
-  throw UsageError(std::string(flag) + " " + excerpt(path) +
-                   ": cannot tell the format from the name or the first bytes (name it .npy, .tipsy, .hdf5 or "
-                   ".h5, or give --format " + std::string(kStateFormatChoices) + ")");
+  throw UsageError(
+      std::string(flag) + " " + excerpt(path) +
+      ": cannot tell the format from the name or the first bytes (name it .npy, .tipsy, .hdf5 or "
+      ".h5, or give --format " +
+      std::string(kStateFormatChoices) + ")");
 }
 
 std::vector<std::string> companion_paths(const std::string& path, StateFormat format) {
@@ -172,12 +180,14 @@ LoadedState load_state_file(const std::string& path, StateFormat format, Precisi
 
 template <>
 std::vector<Particle> records_for<Precision::Fp32>(const StateContents& contents) {
-  return records_in_precision<Precision::Fp32, UsageError>(contents.name, contents.records, contents.held_doubles);
+  return records_in_precision<Precision::Fp32, UsageError>(contents.name, contents.records,
+                                                           contents.held_doubles);
 }
 
 template <>
 std::vector<ParticleF64> records_for<Precision::Fp64>(const StateContents& contents) {
-  return records_in_precision<Precision::Fp64, UsageError>(contents.name, contents.records, contents.held_doubles);
+  return records_in_precision<Precision::Fp64, UsageError>(contents.name, contents.records,
+                                                           contents.held_doubles);
 }
 
 void save_state_file(const OutputFile& file, StateFormat format, const std::vector<Particle>& records,

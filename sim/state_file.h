@@ -64,7 +64,8 @@ void save_state_file(const OutputFile& file, StateFormat format, const std::vect
 void save_state_file(const OutputFile& file, StateFormat format, const std::vector<ParticleF64>& records,
                      const StateExtras& extras);
 
-// Whether `format` stores doubles: an fp64 state saved in one that does not is rounded (and the save says so).
+// Whether `format` stores doubles: an fp64 state saved in one that does not is rounded (and the save says
+// so).
 bool format_holds_doubles(StateFormat format);
 
 }  // namespace coalesce

@@ -16,9 +16,13 @@ namespace coalesce {
 
 namespace state_records_detail {
 
-inline const double* fields_of(const ParticleF64& p) { return &p.x; }
+inline const double* fields_of(const ParticleF64& p) {
+  return &p.x;
+}
 
-inline std::string value_text(double v, bool held_doubles) { return stored_value_text(v, !held_doubles); }
+inline std::string value_text(double v, bool held_doubles) {
+  return stored_value_text(v, !held_doubles);
+}
 
 // Positions beyond the precision's range would let two positions' difference overflow (sim/limits.h).
 template <class Error>
@@ -29,7 +33,8 @@ void check_position(const std::string& name, const ParticleF64& p, std::size_t i
   if (range.contains(v)) return;
   throw Error(name + ": position " + std::string(kRecordFieldNames[k]) + " = " + value_text(v, held_doubles) +
               " at particle " + std::to_string(i) + " is beyond the " + std::string(to_string(precision)) +
-              " range of positions, " + describe(range) + " (beyond it two positions' difference can overflow); " +
+              " range of positions, " + describe(range) +
+              " (beyond it two positions' difference can overflow); " +
               (precision == Precision::Fp32 ? "run in fp64 or rescale the state" : "rescale the state"));
 }
 
@@ -57,8 +62,8 @@ std::vector<ParticleRecord<RealFor<P>>> records_in_precision(const std::string& 
         to[k] = static_cast<float>(from[k]);  // exact for a file of floats; nearest float for doubles
         if (!std::isfinite(to[k]))
           throw Error(name + ": value " + value_text(from[k], held_doubles) + " at particle " +
-                      std::to_string(i) + ", field " + kRecordFieldNames[k] + " is beyond the float32 range (" +
-                      exact_text(FLT_MAX) +
+                      std::to_string(i) + ", field " + kRecordFieldNames[k] +
+                      " is beyond the float32 range (" + exact_text(FLT_MAX) +
                       "); expected values a float32 holds in fp32: run in fp64 or rescale the state");
       }
     }

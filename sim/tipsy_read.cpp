@@ -201,7 +201,8 @@ StateContents decode_tipsy(const std::string& name, std::uint64_t size, const Re
         std::to_string(n * (sizeof(ParticleF64) + sizeof(std::uint64_t)) >> 20) +
         " MiB as double records and IDs); free memory, or load a state with fewer particles");
   }
-  // Gas: mass, pos, vel, rho, temp, hsmooth, metals, phi; dark: ..., eps, phi; star: ..., metals, tform, eps, phi.
+  // Gas: mass, pos, vel, rho, temp, hsmooth, metals, phi; dark: ..., eps, phi; star: ..., metals, tform, eps,
+  // phi.
   const Family families[] = {{h.nsph, kTipsyGasBytes, -1, 44},
                              {h.ndark, kTipsyDarkBytes, 28, 32},
                              {h.nstar, kTipsyStarBytes, 36, 40}};

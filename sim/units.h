@@ -8,7 +8,7 @@
 namespace coalesce {
 
 // The gravitational constant in cgs (CODATA 2018), the one physical constant the units derive from.
-constexpr double kGravityCgs = 6.67430e-8;    // cm^3 g^-1 s^-2
+constexpr double kGravityCgs = 6.67430e-8;  // cm^3 g^-1 s^-2
 constexpr double kKpcInCm = 3.0856775814913673e21;
 constexpr double kSolarMassInG = 1.98841e33;  // IAU 2015 nominal GM_sun / G
 constexpr double kKmInCm = 1e5;

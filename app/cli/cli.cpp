@@ -129,8 +129,7 @@ Options parse_arguments(const std::vector<std::string>& arguments) {
       for (int k = 1; k <= spec->count; ++k)
         if (equals != std::string::npos || missing(static_cast<std::size_t>(k)))
           throw UsageError(std::string(spec->name) + " needs " + count_word(spec->count) + " values, " +
-                           std::string(spec->value) + " (try " +
-                           example_of(*spec) + ")");
+                           std::string(spec->value) + " (try " + example_of(*spec) + ")");
       for (int k = 0; k < spec->count; ++k)
         spec->apply(options, arguments[++i], cli::ValueContext{spec->name, spec->example});
       continue;
@@ -184,14 +183,17 @@ void check_combinations(const Options& options, const std::vector<std::string>& 
                        options.screenshot + ")");
   }
   if (has("--monitor-every") && !options.steps)
-    throw UsageError("--monitor-every prints during a --steps run; the viewer's panel shows the same live (add "
-                     "--steps N, or drop --monitor-every)");
+    throw UsageError(
+        "--monitor-every prints during a --steps run; the viewer's panel shows the same live (add "
+        "--steps N, or drop --monitor-every)");
   if (has("--format") && options.save_state.empty() && !options.snapshot_every && options.load_state.empty())
-    throw UsageError("--format names the format of state files, but no --save-state, --load-state or "
-                     "--snapshot-every was given (drop --format)");
+    throw UsageError(
+        "--format names the format of state files, but no --save-state, --load-state or "
+        "--snapshot-every was given (drop --format)");
   if (options.steps && options.snapshot_every && *options.snapshot_every > *options.steps)
-    throw UsageError("--snapshot-every " + std::to_string(*options.snapshot_every) + " writes nothing in --steps " +
-                     std::to_string(*options.steps) + " (give K <= N, or drop --snapshot-every)");
+    throw UsageError("--snapshot-every " + std::to_string(*options.snapshot_every) +
+                     " writes nothing in --steps " + std::to_string(*options.steps) +
+                     " (give K <= N, or drop --snapshot-every)");
   if (options.sweep_precisions && !options.sweep_frames)
     throw UsageError(
         "--sweep-precisions says what --sweep FRAMES sweeps, but no --sweep was given (add --sweep 60, "

@@ -483,7 +483,8 @@ const OptionSpec kOptions[] = {
      "start from a state: .npy, Tipsy (.tipsy, either byte order), GADGET HDF5 (.hdf5, .h5); N from the file",
      set_load_state, nullptr},
     {"--format", "FORMAT", "tipsy", kViewer,
-     "state file format where the extension says nothing (snapshots, --save-state): npy|tipsy|tipsy-native|hdf5",
+     "state file format where the extension says nothing (snapshots, --save-state): "
+     "npy|tipsy|tipsy-native|hdf5",
      set_state_format, nullptr},
     {"--snapshot-every", "K DIR", "100 out/snaps", kViewer,
      "write the state every K steps into the new or empty folder DIR, with DIR/index.json; viewer key N",

@@ -20,6 +20,7 @@
 #include "app/services/backend_factory.h"
 #include "app/services/cuda_services.h"
 #include "app/services/force_choice.h"
+#include "app/services/number_text.h"
 #include "app/services/report_schemas.h"
 #include "app/services/utc_time.h"
 #include "sim/errors.h"
@@ -116,12 +117,6 @@ RankTimes time_row(Backend& backend, Ranks& ranks, const SimParams& params, cons
   });
   ranks.barrier();
   return out;
-}
-
-std::string format(const char* pattern, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, pattern, value);
-  return buffer;
 }
 
 // What the table and the JSON both show of a row, worked out once.
@@ -265,8 +260,8 @@ int run_bench(const Options& options, Ranks& ranks) {
     const RowFigures f = figures_of(row, k);
     std::string per_rank;
     for (int r = 0; r < k; ++r)
-      per_rank += (r ? ", " : "") + format("%.3f", 1e3 * t.compute_s[static_cast<std::size_t>(r)]) + " / " +
-                  format("%.3f", 1e3 * t.exchange_s[static_cast<std::size_t>(r)]);
+      per_rank += (r ? ", " : "") + number_text("%.3f", 1e3 * t.compute_s[static_cast<std::size_t>(r)]) +
+                  " / " + number_text("%.3f", 1e3 * t.exchange_s[static_cast<std::size_t>(r)]);
     std::fprintf(table, "%10d %-7s %-5s %12.3f %12.3f %10.1f%% %14.3e %9.2f%% %s\n", row.particles,
                  std::string(to_string(row.layout)).c_str(), std::string(to_string(row.precision)).c_str(),
                  1e3 * t.step_s, 1e3 * t.one_rank_s, 100.0 * f.efficiency, f.interactions_per_second,

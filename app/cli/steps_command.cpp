@@ -18,6 +18,7 @@
 #include "app/services/force_choice.h"
 #include "app/cli/commands.h"
 #include "app/services/interrupt.h"
+#include "app/services/number_text.h"
 #include "app/services/run_monitor.h"
 #include "app/services/run_setup.h"
 #include "app/services/snapshot_series.h"
@@ -30,21 +31,16 @@
 namespace coalesce {
 namespace {
 
-std::string format(const char* pattern, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, pattern, value);
-  return buffer;
-}
-
 std::string energy_text(const RunMonitor& monitor, const MonitorSample& after) {
   const Diagnostics& d = *after.diagnostics;
-  const double momentum = std::sqrt(d.momentum.x * d.momentum.x + d.momentum.y * d.momentum.y +
-                                    d.momentum.z * d.momentum.z);
+  const double momentum =
+      std::sqrt(d.momentum.x * d.momentum.x + d.momentum.y * d.momentum.y + d.momentum.z * d.momentum.z);
   // Which potential: the exact pair sum (or the attractors'), or the tree's own at its theta.
   const std::string potential =
-      d.tree_theta ? format("; the tree's potential, theta %g", *d.tree_theta) : std::string();
-  return format(", energy %.6g", d.total_energy) + format(" (drift %.2e", monitor.drift(after).value_or(0.0)) +
-         potential + ")" + format(", |momentum| %.3e", momentum);
+      d.tree_theta ? number_text("; the tree's potential, theta %g", *d.tree_theta) : std::string();
+  return number_text(", energy %.6g", d.total_energy) +
+         number_text(" (drift %.2e", monitor.drift(after).value_or(0.0)) + potential + ")" +
+         number_text(", |momentum| %.3e", momentum);
 }
 
 }  // namespace
@@ -115,8 +111,10 @@ int run_steps(const Options& options, Ranks& ranks) {
   // 0 measures and writes, and a failure there stops every rank.
   const auto after_step = [&] {
     const std::uint64_t step = clock.step;
-    const bool monitor_due = options.monitor_every && step % static_cast<std::uint64_t>(*options.monitor_every) == 0;
-    const bool snapshot_due = options.snapshot_every && step % static_cast<std::uint64_t>(*options.snapshot_every) == 0;
+    const bool monitor_due =
+        options.monitor_every && step % static_cast<std::uint64_t>(*options.monitor_every) == 0;
+    const bool snapshot_due =
+        options.snapshot_every && step % static_cast<std::uint64_t>(*options.snapshot_every) == 0;
     if (!monitor_due && !snapshot_due) return;
     if (ranks.distributed()) stepper.gather_state();
     agreed(ranks, [&] {
@@ -164,9 +162,9 @@ int run_steps(const Options& options, Ranks& ranks) {
       (ranks.distributed() ? ", ranks=" + std::to_string(ranks.size()) : "") +
       ", steps=" + std::to_string(done) +
       (stopped ? " of " + std::to_string(steps) + " (interrupted by " + stop_signal_name(stop) + ")" : "") +
-      ": " + format("%.3f s", seconds);
-  if (done > 0 && seconds > 0) line += format(", %.1f steps/s", static_cast<double>(done) / seconds);
-  if (ranks.distributed()) line += format(", all-gather %.3f s on rank 0", stepper.exchange_seconds());
+      ": " + number_text("%.3f s", seconds);
+  if (done > 0 && seconds > 0) line += number_text(", %.1f steps/s", static_cast<double>(done) / seconds);
+  if (ranks.distributed()) line += number_text(", all-gather %.3f s on rank 0", stepper.exchange_seconds());
   if (diagnose && bad.empty()) {
     line += energy_text(monitor, RunMonitor::measure(backend, params, clock.step, clock.time(params.dt)));
   } else if (!diagnose) {
@@ -175,8 +173,10 @@ int run_steps(const Options& options, Ranks& ranks) {
   }
   if (saving && bad.empty()) line += ", state saved to " + printable(saved_to);
   if (saving && !final_state.rounded.empty()) line += " (" + final_state.rounded + ")";
-  // A stop signal lets the snapshot in progress and its index finish: the series is whole up to its last file.
-  if (series) line += (stopped ? "; the series is complete up to the stop: " : "; ") + printable(series->summary());
+  // A stop signal lets the snapshot in progress and its index finish: the series is whole up to its last
+  // file.
+  if (series)
+    line += (stopped ? "; the series is complete up to the stop: " : "; ") + printable(series->summary());
   std::puts(line.c_str());
 
   if (!bad.empty()) {

@@ -31,7 +31,8 @@ bool has_display() {
 
 // --save-state when the viewer closes (last frame, window closed or Ctrl-C): the state as it is then.
 void save_viewer_state(const std::string& path, ViewerSimulation& simulation) {
-  const FinalState final_state = finish_state(simulation.backend(), path, simulation.writing(), simulation.time());
+  const FinalState final_state =
+      finish_state(simulation.backend(), path, simulation.writing(), simulation.time());
   const std::string& bad = final_state.non_finite;
   const std::string& written = final_state.written;
   if (!bad.empty())

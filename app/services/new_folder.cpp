@@ -47,9 +47,11 @@ NewFolder check_new_folder(std::string_view flag, const std::string& given, std:
       throw UsageError(where + " is " + file_type_name(st.st_mode) + ": give a new or empty directory");
     const std::optional<bool> empty = directory_is_empty(dir);
     if (!empty)
-      throw UsageError(where + ": cannot read the directory (" + std::strerror(errno) + "; pick another path)");
+      throw UsageError(where + ": cannot read the directory (" + std::strerror(errno) +
+                       "; pick another path)");
     if (!*empty)
-      throw UsageError(where + ": the directory already holds files, which coalesce never writes over (give a "
+      throw UsageError(where +
+                       ": the directory already holds files, which coalesce never writes over (give a "
                        "new or empty directory)");
     if (::access(dir.c_str(), W_OK | X_OK) != 0)
       throw UsageError(where + ": the directory is not writable (" + std::strerror(errno) +
@@ -68,7 +70,8 @@ void create_new_folder(const NewFolder& folder) {
     throw RuntimeFailure(folder.shown + ": cannot create the directory (" + std::strerror(errno) +
                          "; pick another path)");
   if (directory_is_empty(folder.directory) != true)
-    throw RuntimeFailure(folder.shown + ": the directory now holds files, which coalesce never writes over "
+    throw RuntimeFailure(folder.shown +
+                         ": the directory now holds files, which coalesce never writes over "
                          "(give a new or empty directory)");
 }
 

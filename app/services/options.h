@@ -70,7 +70,7 @@ struct Options {
   std::optional<StateFormat> state_format;     // --format: for state paths whose extension says nothing
   std::optional<std::int64_t> snapshot_every;  // --snapshot-every K DIR: the state every K steps into DIR
   std::string snapshot_dir;
-  std::optional<std::int64_t> monitor_every;   // --monitor-every K: energy, momenta, virial every K steps
+  std::optional<std::int64_t> monitor_every;  // --monitor-every K: energy, momenta, virial every K steps
   std::optional<int> sweep_frames;    // --sweep K: sweep the layouts from the first frame, K frames each
   bool sweep_precisions = false;      // --sweep-precisions: --sweep runs every layout in every precision
   std::string lab_tab;                // --lab-tab NAME: open the panel's Lab tab and run NAME there once

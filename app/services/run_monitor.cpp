@@ -5,17 +5,15 @@
 #include <cstdio>
 #include <vector>
 
+#include "app/services/number_text.h"
+
 namespace coalesce {
 
 namespace {
 
-std::string number(const char* pattern, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, pattern, value);
-  return buffer;
+double length(const Vec3d& v) {
+  return std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
 }
-
-double length(const Vec3d& v) { return std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z); }
 
 // A value that went NaN or Inf is not a measurement: null, not a number JSON cannot hold.
 nlohmann::json finite_or_null(std::optional<double> value) {
@@ -28,13 +26,14 @@ nlohmann::json vector_json(const Vec3d& v) {
 
 // Which potential the energy holds: the exact pair sum, the attractors', or the tree's own at its theta.
 std::string potential_of(const Diagnostics& d, const Backend& backend) {
-  if (d.tree_theta) return "the tree's, theta " + number("%g", *d.tree_theta);
+  if (d.tree_theta) return "the tree's, theta " + number_text("%g", *d.tree_theta);
   return method_info(backend.force_method()).physics == Physics::PairGravity ? "exact pairs" : "attractors";
 }
 
 }  // namespace
 
-MonitorSample RunMonitor::measure(Backend& backend, const SimParams& params, std::uint64_t step, double time) {
+MonitorSample RunMonitor::measure(Backend& backend, const SimParams& params, std::uint64_t step,
+                                  double time) {
   MonitorSample sample;
   sample.step = step;
   sample.time = time;
@@ -50,16 +49,17 @@ std::optional<double> RunMonitor::drift(const MonitorSample& sample) const {
 }
 
 std::string RunMonitor::line(const MonitorSample& sample, const Backend& backend) const {
-  std::string text = "step " + std::to_string(sample.step) + number(" (t %.6g): ", sample.time);
+  std::string text = "step " + std::to_string(sample.step) + number_text(" (t %.6g): ", sample.time);
   if (!sample.diagnostics)
-    return text + "energy and momenta not computed (N > " + std::to_string(backend.max_diagnostics_particles()) +
-           " for this force method)";
+    return text + "energy and momenta not computed (N > " +
+           std::to_string(backend.max_diagnostics_particles()) + " for this force method)";
   const Diagnostics& d = *sample.diagnostics;
   const std::optional<double> change = drift(sample);
   const std::optional<double> virial = virial_ratio(d);
-  text += number("energy %.9g", d.total_energy) + (change ? number(" (drift %.2e)", *change) : "") +
-          number(", |P| %.3e", length(d.momentum)) + number(", |L| %.6g", length(d.angular_momentum)) +
-          (virial ? number(", 2K/|W| %.4f", *virial) : ", 2K/|W| unknown (W = 0)") + "; potential " +
+  text += number_text("energy %.9g", d.total_energy) + (change ? number_text(" (drift %.2e)", *change) : "") +
+          number_text(", |P| %.3e", length(d.momentum)) +
+          number_text(", |L| %.6g", length(d.angular_momentum)) +
+          (virial ? number_text(", 2K/|W| %.4f", *virial) : ", 2K/|W| unknown (W = 0)") + "; potential " +
           potential_of(d, backend);
   return text;
 }

@@ -26,7 +26,7 @@ struct InitialState {
   std::vector<Particle> fp32;
   std::vector<ParticleF64> fp64;  // used when not empty
   std::string notice;             // what loading the file converted ("--load-state F: ..."), else ""
-  std::vector<std::uint64_t> ids;  // the file's particle IDs, kept through the run; empty: 0..N-1
+  std::vector<std::uint64_t> ids;      // the file's particle IDs, kept through the run; empty: 0..N-1
   std::optional<PhysicalUnits> units;  // the file's physical units, where it records them
 
   std::size_t size() const { return fp64.empty() ? fp32.size() : fp64.size(); }

@@ -52,15 +52,16 @@ SnapshotSeries::SnapshotSeries(SnapshotPlan plan, nlohmann::json run)
 void SnapshotSeries::write(Backend& backend, const StateWriting& writing, const MonitorSample& sample,
                            const RunMonitor& monitor) {
   if (!follows(sample.step))  // never a file of this series written again
-    throw RuntimeFailure("--snapshot-every: step " + std::to_string(sample.step) + " is not after the last snapshot's, " +
-                         std::to_string(m_last_step));
+    throw RuntimeFailure("--snapshot-every: step " + std::to_string(sample.step) +
+                         " is not after the last snapshot's, " + std::to_string(m_last_step));
   if (m_rows.empty()) create_new_folder(m_plan.folder);  // checked new or empty before the run; again now
   const std::string path = snapshot_path(m_plan, sample.step);
   const OutputFile file = recheck_output_path("--snapshot-every", path);
   m_rounded = save_backend_state(backend, file, m_plan.format, writing, sample.time);
   nlohmann::json row = monitor.json(sample);
   nlohmann::json files = nlohmann::json::array({name_of(path)});
-  for (const std::string& companion : companion_paths(path, m_plan.format)) files.push_back(name_of(companion));
+  for (const std::string& companion : companion_paths(path, m_plan.format))
+    files.push_back(name_of(companion));
   row["file"] = name_of(path);
   row["files"] = files;
   m_rows.push_back(std::move(row));
@@ -69,14 +70,16 @@ void SnapshotSeries::write(Backend& backend, const StateWriting& writing, const 
 }
 
 void SnapshotSeries::write_index() const {
-  nlohmann::json index = {{"schema", std::string(kSnapshotsSchema)},
-                          {"format", std::string(format_name(m_plan.format))},
-                          {"every", m_plan.every},
-                          {"run", m_run},
-                          {"rounded", m_rounded.empty() ? nlohmann::json(nullptr) : nlohmann::json(m_rounded)},
-                          {"snapshots", m_rows}};
+  nlohmann::json index = {
+      {"schema", std::string(kSnapshotsSchema)},
+      {"format", std::string(format_name(m_plan.format))},
+      {"every", m_plan.every},
+      {"run", m_run},
+      {"rounded", m_rounded.empty() ? nlohmann::json(nullptr) : nlohmann::json(m_rounded)},
+      {"snapshots", m_rows}};
   const std::string text = index.dump(2) + "\n";
-  write_output(recheck_output_path("--snapshot-every's index", m_plan.folder.directory + "/index.json"), {text});
+  write_output(recheck_output_path("--snapshot-every's index", m_plan.folder.directory + "/index.json"),
+               {text});
 }
 
 std::string SnapshotSeries::summary() const {

@@ -42,7 +42,8 @@ class SnapshotSeries {
   bool due(std::uint64_t step) const { return step % static_cast<std::uint64_t>(m_plan.every) == 0; }
   // Writes the backend's state at `sample.step`, then the index with its row. Throws RuntimeFailure naming
   // the file; the files already written and the index listing them stay.
-  void write(Backend& backend, const StateWriting& writing, const MonitorSample& sample, const RunMonitor& monitor);
+  void write(Backend& backend, const StateWriting& writing, const MonitorSample& sample,
+             const RunMonitor& monitor);
 
   std::size_t written() const { return m_rows.size(); }
   // Whether a snapshot at `step` would follow the series (a reset clock would name an earlier file again).

@@ -34,7 +34,7 @@ ViewerApp::ViewerApp(const Options& options, RenderTarget& target, ViewerSimulat
       m_imgui(target),
       m_draw(options.draw),
       m_hardware(options.counters ? ViewerHardware::open(simulation.cuda_device(),
-                                                          simulation.backend().device_info(), seconds())
+                                                         simulation.backend().device_info(), seconds())
                                   : ViewerHardware::off(simulation.backend().device_info(), seconds())),
       m_snapshots(options) {
   m_controls.pack = options.pack ? *options.pack : m_simulation.backend().preferred_pack_variant();

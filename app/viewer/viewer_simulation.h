@@ -93,7 +93,7 @@ class ViewerSimulation {
   std::string m_scene_source;
   SizeChoice m_start_size;
   std::string m_forces_account;
-  std::vector<std::uint64_t> m_ids;            // --load-state's particle IDs; empty: 0..N-1
+  std::vector<std::uint64_t> m_ids;           // --load-state's particle IDs; empty: 0..N-1
   std::optional<PhysicalUnits> m_file_units;  // --load-state's units, where the file records them
 };
 

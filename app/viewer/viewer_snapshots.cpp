@@ -12,8 +12,8 @@ namespace coalesce {
 
 namespace {
 
-constexpr std::int64_t kDefaultEvery = 100;    // key N without --snapshot-every
-constexpr int kDefaultFolderTries = 1000;      // coalesce-snapshots, coalesce-snapshots-2, ...
+constexpr std::int64_t kDefaultEvery = 100;  // key N without --snapshot-every
+constexpr int kDefaultFolderTries = 1000;    // coalesce-snapshots, coalesce-snapshots-2, ...
 
 // The first of coalesce-snapshots, coalesce-snapshots-2, ... that is new or empty.
 NewFolder default_folder() {
@@ -59,8 +59,8 @@ void ViewerSnapshots::start(ViewerSimulation& simulation) {
     m_flag_folder_used = m_flag_folder_used || flag_folder;
     plan.every = m_options.snapshot_every.value_or(kDefaultEvery);
     plan.format = m_options.state_format.value_or(StateFormat::Npy);
-    nlohmann::json run = series_run(simulation.scene().name, simulation.backend(), simulation.params(),
-                                    simulation.writing());
+    nlohmann::json run =
+        series_run(simulation.scene().name, simulation.backend(), simulation.params(), simulation.writing());
     run["viewer"] = true;
     m_series.emplace(plan, run);
     m_generation = simulation.generation();
@@ -68,7 +68,8 @@ void ViewerSnapshots::start(ViewerSimulation& simulation) {
     m_monitor.start(RunMonitor::measure(simulation.backend(), simulation.params(), simulation.step_count(),
                                         simulation.time()));
     m_status = {true, "every " + std::to_string(plan.every) + " steps into " + plan.folder.directory +
-                          "/: the first at step " + std::to_string(next_multiple(simulation.step_count(), plan.every))};
+                          "/: the first at step " +
+                          std::to_string(next_multiple(simulation.step_count(), plan.every))};
   } catch (const std::exception& e) {
     m_series.reset();
     m_status = {false, std::string("snapshots not started: ") + e.what()};

@@ -331,7 +331,8 @@ TEST(BenchCompareCli, BadInputsAreOneLineAndExit2) {
   testing::write_text(holey, broken.dump());
   expect_refused({"bench", "--compare", good, holey},
                  "rows[" + std::to_string(row) + "] has no '" + field + "'");
-  expect_refused({"bench", "--compare", good}, "--compare needs two values, A.json B.json (try --compare a.json b.json)");
+  expect_refused({"bench", "--compare", good},
+                 "--compare needs two values, A.json B.json (try --compare a.json b.json)");
   // --json over one of the runs it reads would replace it.
   const std::string before = testing::read_file(good);
   expect_refused({"bench", "--compare", good, good, "--json", good}, "which this run reads");

@@ -35,10 +35,12 @@ TEST(CliFormats, AStateSurvivesNpyTipsyHdf5NpyBitwiseInFp32) {
   write_npy(npy, "<f4", "(" + std::to_string(n) + ", 7)", payload);
   const std::string layout(to_string(random_layout(rng)));
   const std::string tipsy_format = rng.uniform_int(0, 1) ? "tipsy" : "tipsy-native";
-  expect_run({"--backend", "cpu", "--layout", layout, "--load-state", npy, "--steps", "0", "--save-state", tipsy,
-              "--format", tipsy_format});
-  expect_run({"--backend", "cpu", "--layout", layout, "--load-state", tipsy, "--steps", "0", "--save-state", hdf5});
-  expect_run({"--backend", "cpu", "--layout", layout, "--load-state", hdf5, "--steps", "0", "--save-state", back});
+  expect_run({"--backend", "cpu", "--layout", layout, "--load-state", npy, "--steps", "0", "--save-state",
+              tipsy, "--format", tipsy_format});
+  expect_run(
+      {"--backend", "cpu", "--layout", layout, "--load-state", tipsy, "--steps", "0", "--save-state", hdf5});
+  expect_run(
+      {"--backend", "cpu", "--layout", layout, "--load-state", hdf5, "--steps", "0", "--save-state", back});
   EXPECT_TRUE(npy_payload(back) == payload) << "n=" << n << ", layout " << layout << ", " << tipsy_format;
 }
 
@@ -52,8 +54,10 @@ TEST(CliFormats, AnFp64StateSurvivesNpyHdf5NpyBitwise) {
     std::ofstream file(npy, std::ios::binary);
     file << npy_state_bytes(records, "<f8", false);
   }
-  expect_run({"--backend", "cpu", "--precision", "fp64", "--load-state", npy, "--steps", "0", "--save-state", hdf5});
-  expect_run({"--backend", "cpu", "--precision", "fp64", "--load-state", hdf5, "--steps", "0", "--save-state", back});
+  expect_run(
+      {"--backend", "cpu", "--precision", "fp64", "--load-state", npy, "--steps", "0", "--save-state", hdf5});
+  expect_run({"--backend", "cpu", "--precision", "fp64", "--load-state", hdf5, "--steps", "0", "--save-state",
+              back});
   EXPECT_EQ(read_file(back), read_file(npy)) << "n=" << n;
 }
 
@@ -71,8 +75,9 @@ TEST(CliFormats, ParticleIdsSurviveARunInEveryFormat) {
   StateExtras extras;
   extras.ids = &ids;
   save_state_file(check_output_path("test", in), from, records, extras);
-  for (const std::string& companion : companion_paths(in, from)) ASSERT_TRUE(std::filesystem::exists(companion));
-  Args args = {"--backend", "cpu", "--load-state", in, "--steps", std::to_string(rng.uniform_int(1, 5)),
+  for (const std::string& companion : companion_paths(in, from))
+    ASSERT_TRUE(std::filesystem::exists(companion));
+  Args args = {"--backend",    "cpu", "--load-state", in, "--steps", std::to_string(rng.uniform_int(1, 5)),
                "--save-state", out};
   if (to == StateFormat::TipsyNative) args.insert(args.end(), {"--format", "tipsy-native"});
   expect_run(args);
@@ -97,9 +102,9 @@ TEST(CliFormats, TheScenesUnitsAreRecordedInHdf5) {
   TempDir dir;
   const std::string preset = rng.uniform_int(0, 1) ? "galaxies" : "plummer";
   const std::string out = dir.file("s.hdf5");
-  const ProcessResult r = run_coalesce({"--backend", "cpu", "--scene", preset, "--solver", "all-pairs",
-                                        "--particles", std::to_string(rng.uniform_int(16, 256)), "--steps", "1",
-                                        "--save-state", out});
+  const ProcessResult r =
+      run_coalesce({"--backend", "cpu", "--scene", preset, "--solver", "all-pairs", "--particles",
+                    std::to_string(rng.uniform_int(16, 256)), "--steps", "1", "--save-state", out});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const LoadedState loaded = load_state_file(out, StateFormat::GadgetHdf5, Precision::Fp32);
   const Scene scene = preset_scene(preset);

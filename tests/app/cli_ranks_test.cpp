@@ -94,11 +94,13 @@ TEST(CliRanks, ASnapshotSeriesIsOneProcesssBitwise) {
   TestRng rng;
   const TempDir dir;
   const int every = rng.uniform_int(1, 3);
-  const std::vector<std::string> run{"--backend", "cpu", "--steps", std::to_string(3 * every), "--particles",
-                                     std::to_string(rng.uniform_int(100, 2000)), "--seed",
-                                     std::to_string(rng.uniform_int(1, 1000000)), "--forces", "one-sided",
-                                     "--monitor-every", std::to_string(every), "--snapshot-every",
-                                     std::to_string(every)};
+  const std::vector<std::string> run{"--backend",        "cpu",
+                                     "--steps",          std::to_string(3 * every),
+                                     "--particles",      std::to_string(rng.uniform_int(100, 2000)),
+                                     "--seed",           std::to_string(rng.uniform_int(1, 1000000)),
+                                     "--forces",         "one-sided",
+                                     "--monitor-every",  std::to_string(every),
+                                     "--snapshot-every", std::to_string(every)};
   const std::string one = dir.file("one"), many = dir.file("many");
   const ProcessResult a = testing::run_process(joined({testing::coalesce_executable()}, joined(run, {one})));
   ASSERT_EQ(a.exit_code, 0) << a.err;
@@ -116,13 +118,15 @@ TEST(CliRanks, ASnapshotSeriesIsOneProcesssBitwise) {
   const auto rows = [](const std::string& folder) {
     std::vector<std::string> out;
     for (const auto& row : nlohmann::json::parse(testing::read_file(folder + "/index.json")).at("snapshots"))
-      out.push_back(row.at("file").get<std::string>() + "@" + row.at("step").dump() + "@" + row.at("time").dump());
+      out.push_back(row.at("file").get<std::string>() + "@" + row.at("step").dump() + "@" +
+                    row.at("time").dump());
     return out;
   };
   EXPECT_EQ(rows(one), rows(many));
   const auto monitor_lines = [](const std::string& out) {
     std::size_t count = 0;
-    for (std::size_t at = out.find("coalesce: step "); at != std::string::npos; at = out.find("coalesce: step ", at + 1))
+    for (std::size_t at = out.find("coalesce: step "); at != std::string::npos;
+         at = out.find("coalesce: step ", at + 1))
       ++count;
     return count;
   };

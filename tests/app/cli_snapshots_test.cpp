@@ -39,8 +39,8 @@ std::vector<std::string> files_in(const std::string& dir) {
 }
 
 Args plummer_run(int n, const std::string& seed) {
-  return {"--backend", "cpu", "--scene", "plummer", "--solver", "all-pairs", "--forces", "one-sided",
-          "--particles", std::to_string(n), "--seed", seed};
+  return {"--backend", "cpu",       "--scene",     "plummer",         "--solver", "all-pairs",
+          "--forces",  "one-sided", "--particles", std::to_string(n), "--seed",   seed};
 }
 
 Args with(Args args, const Args& extra) {
@@ -95,7 +95,8 @@ TEST(CliSnapshots, TenSnapshotsReadBackAndTheIndexMatchesTheFiles) {
   std::sort(listed.begin(), listed.end());
   EXPECT_EQ(files_in(series), listed) << "the folder holds exactly the files the index lists";
   // The last snapshot is the final state, bit for bit.
-  EXPECT_TRUE(npy_payload(series + "/" + rows.back().at("file").get<std::string>()) == npy_payload(final_state));
+  EXPECT_TRUE(npy_payload(series + "/" + rows.back().at("file").get<std::string>()) ==
+              npy_payload(final_state));
 
   // A snapshot is the state a plain run reaches at its step.
   const int k = rng.uniform_int(0, 9);
@@ -117,8 +118,8 @@ TEST(CliSnapshots, EachFormatWritesItsFilesAndListsThem) {
     SCOPED_TRACE(format);
     TempDir dir;
     const std::string series = dir.file("s");
-    const ProcessResult r = run_coalesce(with(plummer_run(n, seed), {"--steps", "3", "--snapshot-every", "1",
-                                                                     series, "--format", format}));
+    const ProcessResult r = run_coalesce(
+        with(plummer_run(n, seed), {"--steps", "3", "--snapshot-every", "1", series, "--format", format}));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const nlohmann::json index = read_index(series);
     EXPECT_EQ(index.at("format"), format);
@@ -155,20 +156,19 @@ TEST(CliSnapshots, AFolderThatHoldsFilesIsRefusedAndKeepsThem) {
 TEST(CliSnapshots, BadCombinationsAreRefusedBeforeAnyWork) {
   TempDir dir;
   const std::string series = dir.file("s");
-  expect_one_line(run_coalesce(with(plummer_run(16, "1"), {"--steps", "5", "--snapshot-every", "6", series})), 2,
-                  {"--snapshot-every 6 writes nothing in --steps 5"});
+  expect_one_line(run_coalesce(with(plummer_run(16, "1"), {"--steps", "5", "--snapshot-every", "6", series})),
+                  2, {"--snapshot-every 6 writes nothing in --steps 5"});
   expect_one_line(run_coalesce(with(plummer_run(16, "1"), {"--steps", "5", "--snapshot-every", series})), 2,
                   {"--snapshot-every needs two values, K DIR"});
   expect_one_line(run_coalesce(with(plummer_run(16, "1"), {"--steps", "5", "--format", "tipsy"})), 2,
                   {"--format names the format of state files"});
-  expect_one_line(run_coalesce(with(plummer_run(16, "1"), {"--steps", "5", "--save-state", dir.file("a.npy"),
-                                                           "--format", "hdf5"})),
+  expect_one_line(run_coalesce(with(plummer_run(16, "1"),
+                                    {"--steps", "5", "--save-state", dir.file("a.npy"), "--format", "hdf5"})),
                   2, {"names a npy file, but --format says hdf5"});
   EXPECT_FALSE(fs::exists(series)) << "a refused run creates no folder";
   fs::create_directory(series);  // empty: the series may go there, but no other output
-  expect_one_line(run_coalesce(with(plummer_run(16, "1"),
-                                    {"--steps", "5", "--snapshot-every", "1", series, "--save-state",
-                                     series + "/x.npy"})),
+  expect_one_line(run_coalesce(with(plummer_run(16, "1"), {"--steps", "5", "--snapshot-every", "1", series,
+                                                           "--save-state", series + "/x.npy"})),
                   2, {"is inside --snapshot-every's folder", "which receives the snapshots"});
   EXPECT_TRUE(fs::is_empty(series));
 }
@@ -198,12 +198,14 @@ TEST(CliSnapshots, AStopSignalLeavesAWholeSeriesAndSaysSo) {
   std::vector<std::string> listed = {"index.json"};
   for (const nlohmann::json& row : index.at("snapshots")) {
     listed.push_back(row.at("file"));
-    EXPECT_EQ(load_state_file(series + "/" + listed.back(), StateFormat::Npy, Precision::Fp32).contents.records.size(),
+    EXPECT_EQ(load_state_file(series + "/" + listed.back(), StateFormat::Npy, Precision::Fp32)
+                  .contents.records.size(),
               static_cast<std::size_t>(n));
   }
   std::sort(listed.begin(), listed.end());
   EXPECT_EQ(files_in(series), listed) << "no temporary or unlisted file left";
-  EXPECT_NE(r.out.find(std::to_string(index.at("snapshots").size()) + " snapshots in "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(std::to_string(index.at("snapshots").size()) + " snapshots in "), std::string::npos)
+      << r.out;
 }
 
 }  // namespace

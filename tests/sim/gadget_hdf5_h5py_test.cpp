@@ -194,8 +194,7 @@ TEST_F(GadgetHdf5H5py, AGadgetFileH5pyWroteLoadsExactly) {
   EXPECT_EQ(contents.units->length_in_cm, length);
   EXPECT_EQ(contents.units->mass_in_g, mass);
   EXPECT_EQ(contents.converted, "") << "UnitVelocity_in_cm_per_s is the G = 1 unit";
-  EXPECT_EQ(contents.ignored,
-            "PartType0/Density, PartType0/InternalEnergy, PartType0/SmoothingLength");
+  EXPECT_EQ(contents.ignored, "PartType0/Density, PartType0/InternalEnergy, PartType0/SmoothingLength");
 }
 
 }  // namespace

@@ -16,7 +16,9 @@
 namespace coalesce::testing {
 namespace {
 
-OutputFile out(const std::string& path) { return check_output_path("test", path); }
+OutputFile out(const std::string& path) {
+  return check_output_path("test", path);
+}
 
 template <class Real>
 bool same_bits(const std::vector<ParticleRecord<Real>>& a, const std::vector<ParticleRecord<Real>>& b) {
@@ -107,7 +109,8 @@ TEST(StateFile, Fp64ChainNpyHdf5NpyIsBitwiseAndTipsyRoundsToFloat) {
   const std::vector<ParticleF64> start = random_particles_wide(rng, rng.uniform_int(1, 2000));
   save_state_file(out(dir.file("a.npy")), StateFormat::Npy, start, {});
   LoadedState a = load_state_file(dir.file("a.npy"), StateFormat::Npy, Precision::Fp64);
-  save_state_file(out(dir.file("b.h5")), StateFormat::GadgetHdf5, records_for<Precision::Fp64>(a.contents), {});
+  save_state_file(out(dir.file("b.h5")), StateFormat::GadgetHdf5, records_for<Precision::Fp64>(a.contents),
+                  {});
   LoadedState b = load_state_file(dir.file("b.h5"), StateFormat::GadgetHdf5, Precision::Fp64);
   EXPECT_TRUE(b.contents.held_doubles);
   EXPECT_TRUE(same_bits(records_for<Precision::Fp64>(b.contents), start));
@@ -116,8 +119,10 @@ TEST(StateFile, Fp64ChainNpyHdf5NpyIsBitwiseAndTipsyRoundsToFloat) {
   const LoadedState c = load_state_file(dir.file("c.tipsy"), StateFormat::Tipsy, Precision::Fp64);
   EXPECT_FALSE(c.contents.held_doubles);
   std::vector<ParticleF64> rounded(start.size());
-  for (std::size_t i = 0; i < start.size(); ++i) rounded[i] = record_cast<double>(record_cast<float>(start[i]));
-  EXPECT_TRUE(same_bits(records_for<Precision::Fp64>(c.contents), rounded)) << "Tipsy holds each value's float";
+  for (std::size_t i = 0; i < start.size(); ++i)
+    rounded[i] = record_cast<double>(record_cast<float>(start[i]));
+  EXPECT_TRUE(same_bits(records_for<Precision::Fp64>(c.contents), rounded))
+      << "Tipsy holds each value's float";
   EXPECT_NE(c.notice.find("float32 widened to float64 for fp64 (exact)"), std::string::npos) << c.notice;
 }
 

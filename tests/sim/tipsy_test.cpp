@@ -219,14 +219,14 @@ TEST_F(Tipsy, ReadsGasDarkAndStarParticlesNamingWhatIsIgnored) {
     EXPECT_EQ(read.time, c.time);
     EXPECT_FALSE(read.ids_from_file);
     EXPECT_EQ(read.ids, ids_or_sequence(nullptr, read.records.size()));
-    EXPECT_EQ(read.ignored, "gas fields rho, temp, hsmooth, metals of " + std::to_string(c.gas.size()) +
-                                " gas particle" + (c.gas.size() == 1 ? "" : "s") +
-                                "; star fields metals, tform of " + std::to_string(c.star.size()) +
-                                " star particle" + (c.star.size() == 1 ? "" : "s") +
-                                (c.dark.size() + c.star.size() > 1
-                                     ? "; per-particle eps (a run has one softening: --softening)"
-                                     : "") +
-                                "; phi (the potential); which particles were gas, dark or star");
+    EXPECT_EQ(
+        read.ignored,
+        "gas fields rho, temp, hsmooth, metals of " + std::to_string(c.gas.size()) + " gas particle" +
+            (c.gas.size() == 1 ? "" : "s") + "; star fields metals, tform of " +
+            std::to_string(c.star.size()) + " star particle" + (c.star.size() == 1 ? "" : "s") +
+            (c.dark.size() + c.star.size() > 1 ? "; per-particle eps (a run has one softening: --softening)"
+                                               : "") +
+            "; phi (the potential); which particles were gas, dark or star");
     std::size_t i = 0;
     for (const auto* family : {&c.gas, &c.dark, &c.star})
       for (const std::vector<float>& row : *family) {

@@ -1,5 +1,6 @@
-// The viewer's snapshot series (--snapshot-every K DIR; key N in input_test.cpp), headless on the CPU backend:
-// the files land on the multiples of K, the index lists exactly them, and the series' last file is the state
+// The viewer's snapshot series (--snapshot-every K DIR; key N in input_test.cpp), headless on the CPU
+// backend: the files land on the multiples of K, the index lists exactly them, and the series' last file is
+// the state
 // --save-state writes when the run ends on such a step.
 #include <gtest/gtest.h>
 
@@ -49,11 +50,13 @@ TEST(ViewerSnapshots, TheFlagWritesASeriesOnTheMultiplesOfK) {
     EXPECT_GT(step, last) << "steps ascend";
     last = step;
     listed.push_back(row.at("file"));
-    const LoadedState loaded = load_state_file(series + "/" + listed.back(), StateFormat::Npy, Precision::Fp32);
+    const LoadedState loaded =
+        load_state_file(series + "/" + listed.back(), StateFormat::Npy, Precision::Fp32);
     EXPECT_EQ(loaded.contents.records.size(), static_cast<std::size_t>(n));
   }
   std::vector<std::string> present;
-  for (const auto& entry : fs::directory_iterator(series)) present.push_back(entry.path().filename().string());
+  for (const auto& entry : fs::directory_iterator(series))
+    present.push_back(entry.path().filename().string());
   std::sort(listed.begin(), listed.end());
   std::sort(present.begin(), present.end());
   EXPECT_EQ(present, listed);
