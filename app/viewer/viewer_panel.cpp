@@ -3,6 +3,8 @@
 
 #include <imgui.h>
 
+#include "sim/printable.h"
+
 namespace coalesce {
 namespace {
 
@@ -62,6 +64,13 @@ void draw_frame_line(const ViewerModel& model, const ViewerControls& controls, c
   }
   // Not a warning: the CPU backend is a supported way to run, so its notice is a quiet line.
   if (!sim.backend_notice().empty()) ImGui::TextDisabled("%s", sim.backend_notice().c_str());
+  // A series writes files in the background of the run: its state stays in view at the top (key N).
+  if (model.snapshots && model.snapshots->active) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(ImVec4(0.5f, 0.85f, 1.0f, 1.0f), "snapshots (N): %s",
+                       printable(model.snapshots->line).c_str());
+    ImGui::PopTextWrapPos();
+  }
   if (model.drawn_particles > 0 && model.drawn_particles < sim.backend().particle_count())
     ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.4f, 1.0f), "drawing %d of them (draw limit %d, same light)",
                        model.drawn_particles, controls.draw_limit);
