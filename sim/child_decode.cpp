@@ -108,7 +108,7 @@ class StopSignalsBlocked {
 }
 
 std::string status_text(int status, bool result_whole) {
-  if (WIFSIGNALED(status)) return "killed by " + signal_name(WTERMSIG(status));
+  if (WIFSIGNALED(status)) return "was killed by " + signal_name(WTERMSIG(status));
   return "exited with status " + std::to_string(WEXITSTATUS(status)) +
          (result_whole ? "" : " without a result");
 }
@@ -212,10 +212,10 @@ void run_in_child(const std::function<void(ChildWriter&)>& child,
   const bool killed_here = process.killed_here();
   const int status = process.wait();
   const bool exited_cleanly = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  if (killed_here) throw ChildFailed("sent a malformed result (" + problem + ")", 0);
+  if (killed_here) throw ChildFailed("sent a malformed result: " + problem, 0);
   if (!exited_cleanly)
     throw ChildFailed(status_text(status, problem.empty()), WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-  if (!problem.empty()) throw ChildFailed("sent a malformed result (" + problem + ")", 0);
+  if (!problem.empty()) throw ChildFailed("sent a malformed result: " + problem, 0);
 }
 
 }  // namespace coalesce

@@ -54,7 +54,7 @@ class ChildReader {
 };
 
 // The child did not deliver a whole outcome: what() says how, in words for the line after the file's name
-// ("killed by SIGSEGV", "exited with status 3 without a result", "sent a malformed result (...)").
+// ("was killed by SIGSEGV", "exited with status 3 without a result", "sent a malformed result: cut short").
 class ChildFailed : public std::runtime_error {
  public:
   ChildFailed(const std::string& what, int signal) : std::runtime_error(what), m_signal(signal) {}
