@@ -12,8 +12,6 @@
 #include <cstring>
 #include <utility>
 
-#include "sim/errors.h"
-
 namespace coalesce {
 
 namespace {
@@ -177,23 +175,28 @@ void ChildReader::expect_end() {
 }
 
 std::string signal_name(int signal) {
-  const char* abbreviation = ::sigabbrev_np(signal);
-  return abbreviation ? std::string("SIG") + abbreviation : "signal " + std::to_string(signal);
+  // A table rather than sigabbrev_np, which needs glibc 2.32 where the binaries run.
+  static constexpr std::pair<int, const char*> kNames[] = {
+      {SIGSEGV, "SIGSEGV"}, {SIGBUS, "SIGBUS"},   {SIGABRT, "SIGABRT"}, {SIGFPE, "SIGFPE"},
+      {SIGILL, "SIGILL"},   {SIGKILL, "SIGKILL"}, {SIGTERM, "SIGTERM"}, {SIGINT, "SIGINT"},
+      {SIGHUP, "SIGHUP"},   {SIGQUIT, "SIGQUIT"}, {SIGPIPE, "SIGPIPE"}, {SIGTRAP, "SIGTRAP"},
+      {SIGSYS, "SIGSYS"},   {SIGXCPU, "SIGXCPU"}, {SIGXFSZ, "SIGXFSZ"}, {SIGALRM, "SIGALRM"},
+      {SIGUSR1, "SIGUSR1"}, {SIGUSR2, "SIGUSR2"}};
+  for (const auto& [number, name] : kNames)
+    if (number == signal) return name;
+  return "signal " + std::to_string(signal);
 }
 
 void run_in_child(const std::function<void(ChildWriter&)>& child,
                   const std::function<void(ChildReader&)>& parent) {
   int ends[2];
-  if (::pipe2(ends, O_CLOEXEC) != 0)
-    throw RuntimeFailure(std::string("cannot make a pipe for the decoding process: ") + std::strerror(errno));
+  if (::pipe2(ends, O_CLOEXEC) != 0) throw ChildNotStarted(std::string("pipe: ") + std::strerror(errno));
   UniqueFd read_end(ends[0]), write_end(ends[1]);
-  ::fcntl(write_end.get(), F_SETPIPE_SZ,
-          static_cast<int>(kPipeBytes));  // fewer switches; the default is fine
+  // Fewer switches between the two for large outcomes; where refused, the default 64 KiB works as well.
+  ::fcntl(write_end.get(), F_SETPIPE_SZ, static_cast<int>(kPipeBytes));
   StopSignalsBlocked blocked;
   const pid_t pid = ::fork();
-  if (pid < 0)
-    throw RuntimeFailure(std::string("cannot start the decoding process (fork: ") + std::strerror(errno) +
-                         "); free memory and try again");
+  if (pid < 0) throw ChildNotStarted(std::string("fork: ") + std::strerror(errno));
   if (pid == 0) run_child(read_end.get(), write_end.get(), blocked, child);
   ChildProcess process(pid);
   blocked.restore();

@@ -64,6 +64,12 @@ class ChildFailed : public std::runtime_error {
   int m_signal;
 };
 
+// No child could be started: what() is the failed call and its reason ("fork: Cannot allocate memory").
+class ChildNotStarted : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 // "SIGSEGV" for 11; "signal 77" for a number without a name.
 std::string signal_name(int signal);
 
@@ -71,7 +77,7 @@ std::string signal_name(int signal);
 // objects runs there), and parent(reader) here on what the child writes; the child is always reaped and
 // every descriptor closed, whatever happens. Returns when the child wrote an outcome that parent() read
 // whole and exited 0; throws ChildFailed otherwise. Any other exception from parent() (out of memory)
-// propagates once the child is killed and reaped; a failed pipe or fork throws RuntimeFailure.
+// propagates once the child is killed and reaped; a failed pipe or fork throws ChildNotStarted.
 //
 // The caller may have other threads (a thread pool) and a CUDA context. The child has only the calling
 // thread and must run nothing but `child`: glibc's malloc takes its locks around fork (its atfork handlers),

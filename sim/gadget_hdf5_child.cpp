@@ -179,6 +179,9 @@ StateContents decode_in_child(const std::string& name, const std::function<void(
                              "snapshot with fewer particles");
       }
     });
+  } catch (const ChildNotStarted& e) {
+    throw RuntimeFailure(name + ": cannot start the process that decodes it (" + e.what() +
+                         "); free memory or close other programs, and try again");
   } catch (const ChildFailed& e) {
     if (e.signal() == SIGKILL)
       throw RuntimeFailure(name +

@@ -22,8 +22,8 @@ void send_outcome(const ChildWriter& writer, const std::function<StateContents()
 // In the parent: runs `child` in a child process (send_outcome around decode_here; the tests pass children
 // that crash or send garbage) and `forked` here once the child has its own copy of the input, then
 // returns the contents it sent, every value checked again, or rethrows its error. A child that dies or
-// sends anything malformed is an Hdf5Error naming `name`; one killed by SIGKILL (the out-of-memory killer)
-// a RuntimeFailure.
+// sends anything malformed is an Hdf5Error naming `name`; one killed by SIGKILL (the out-of-memory killer),
+// or none started (no descriptor or memory left), a RuntimeFailure.
 StateContents decode_in_child(const std::string& name, const std::function<void(ChildWriter&)>& child,
                               const std::function<void()>& forked = {});
 
