@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -142,28 +141,6 @@ TEST_F(GadgetHdf5Child, ADeadChildIsOneLineNamingHowItEnded) {
   } catch (const RuntimeFailure& e) {
     EXPECT_TRUE(contains(e.what(), "killed by SIGKILL")) << e.what();
   }
-}
-
-// With no descriptor left for the pipe, the load fails as the machine's state: a runtime failure (exit 1).
-TEST_F(GadgetHdf5Child, NoDescriptorLeftIsARuntimeFailureNamingTheFile) {
-  rlimit before{};
-  ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &before), 0);
-  const int lowest_free = ::dup(0);
-  ASSERT_GE(lowest_free, 0);
-  ::close(lowest_free);
-  rlimit none = before;
-  none.rlim_cur = static_cast<rlim_t>(lowest_free);  // every descriptor below it is taken
-  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &none), 0);
-  std::string what;
-  try {
-    gadget::decode_in_child(kName, [](ChildWriter&) {});
-  } catch (const RuntimeFailure& e) {
-    what = e.what();
-  }
-  ::setrlimit(RLIMIT_NOFILE, &before);
-  EXPECT_EQ(what, kName +
-                      ": cannot start the process that decodes it (pipe: Too many open files); free memory "
-                      "or close other programs, and try again");
 }
 
 // What the decoder itself refuses comes back as the same kind of error with the same line.
