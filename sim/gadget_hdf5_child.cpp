@@ -52,7 +52,7 @@ void send_contents(const ChildWriter& w, const StateContents& c) {
 }
 
 // `count` records from the child into `records`, each checked as every reader checks its own (finite
-// values, masses in kMassRange); memory grows only as the bytes arrive.
+// values, masses in kMassRange); reserve takes only addresses: resident memory grows as the bytes arrive.
 void receive_records(ChildReader& r, std::uint64_t count, bool held_doubles,
                      std::vector<ParticleF64>& records) {
   records.reserve(count);
