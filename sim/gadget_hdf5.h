@@ -1,7 +1,7 @@
 // GADGET-4 / AREPO HDF5 snapshots (.hdf5, .h5; docs/formats.md): a Header group's attributes and one
 // PartTypeK group per particle type with Coordinates, Velocities, Masses and ParticleIDs. Read through
-// libhdf5 over the file's bytes in memory; written as PartType1 in float32 (Particle) or float64
-// (ParticleF64), built in memory and handed to write_output.
+// libhdf5 over the file's bytes in memory, in a child process; written as PartType1 in float32 (Particle) or
+// float64 (ParticleF64), built in memory and handed to write_output.
 #pragma once
 
 #include <cstdint>
@@ -31,7 +31,10 @@ constexpr std::uint64_t kMaxGadgetFileBytes = std::uint64_t{1} << 34;  // 16 GiB
 // finite and masses in kMassRange. Units come from UnitLength_in_cm and UnitMass_in_g (Parameters or
 // Header); where the file's UnitVelocity_in_cm_per_s is not the G = 1 unit they imply, velocities and time
 // are converted to it (StateContents::converted says so). Throws Hdf5Error (or the input reader's
-// UsageError) in one line naming the file.
+// UsageError) in one line naming the file. libhdf5 decodes in a child process (sim/gadget_hdf5_child.h), as
+// it reads freed memory on some damaged files: a child that dies is an Hdf5Error too. Memory: the file's
+// bytes here until the child starts, then the records as they arrive; the child holds the bytes and its
+// own records meanwhile.
 StateContents load_gadget_hdf5(const std::string& path);
 
 // The same over a file's bytes in memory (the fuzzer and the tests); `name` starts every message.

@@ -1,5 +1,6 @@
-// load_gadget_hdf5 / decode_gadget_hdf5: the Header read and every PartTypeK group's datasets checked
-// against it before any particle data, then the data read in bounded chunks into double records.
+// gadget::decode_here, run in the child process of decode_gadget_hdf5 (sim/gadget_hdf5_child.h): the Header
+// read and every PartTypeK group's datasets checked against it before any particle data, then the data read
+// in bounded chunks into double records.
 #include <algorithm>
 #include <cmath>
 #include <new>
@@ -8,8 +9,8 @@
 
 #include "sim/gadget_hdf5.h"
 #include "sim/gadget_hdf5_attributes.h"
+#include "sim/gadget_hdf5_child.h"
 #include "sim/hdf5_image.h"
-#include "sim/input_file.h"
 #include "sim/limits.h"
 
 namespace coalesce {
@@ -25,7 +26,6 @@ constexpr std::size_t kMaxTypes = 64;    // GADGET-4 builds with NTYPES 6 by def
 constexpr std::size_t kMaxLinks = 4096;  // members of the root or of a PartTypeK group
 constexpr std::size_t kChunkRows = 1 << 16;
 constexpr std::size_t kShownIgnored = 6;
-constexpr std::size_t kFileChunkBytes = std::size_t{1} << 26;
 const std::string kExpected =
     "expected a GADGET-4/AREPO HDF5 snapshot (Header with NumPart_ThisFile, MassTable, Time; PartTypeK "
     "groups)";
@@ -297,7 +297,9 @@ StateContents read_snapshot(const Snapshot& s) {
 
 }  // namespace
 
-StateContents decode_gadget_hdf5(const std::string& name, std::string bytes) {
+namespace gadget {
+
+StateContents decode_here(const std::string& name, std::string bytes) {
   quiet_hdf5();
   if (bytes.empty()) throw Hdf5Error(name + ": is empty; " + kExpected);
   StateContents contents;
@@ -313,26 +315,9 @@ StateContents decode_gadget_hdf5(const std::string& name, std::string bytes) {
     if (open_objects != 1)  // the file itself: every group, dataset and attribute handle is closed by now
       throw std::logic_error(name + ": " + std::to_string(open_objects - 1) + " HDF5 handles left open");
   }
-  contents.name = name;
-  contents.format = "gadget-hdf5";
   return contents;
 }
 
-StateContents load_gadget_hdf5(const std::string& path) {
-  const InputFile file("", path);
-  file.require_known_size();
-  file.require_at_most(kMaxGadgetFileBytes);
-  std::string bytes;
-  try {
-    bytes.resize(file.size());
-  } catch (const std::bad_alloc&) {
-    throw RuntimeFailure(path + ": out of host memory reading its " + std::to_string(file.size() >> 20) +
-                         " MiB; free memory, or load a smaller snapshot");
-  }
-  for (std::uint64_t offset = 0; offset < bytes.size(); offset += kFileChunkBytes)
-    file.read_at(offset, bytes.data() + offset,
-                 std::min<std::size_t>(kFileChunkBytes, bytes.size() - offset));
-  return decode_gadget_hdf5(path, std::move(bytes));
-}
+}  // namespace gadget
 
 }  // namespace coalesce
