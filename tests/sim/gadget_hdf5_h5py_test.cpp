@@ -12,18 +12,12 @@
 #include "sim/gadget_hdf5.h"
 #include "sim/hdf5_image.h"
 #include "tests/support/process.h"
+#include "tests/support/python.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/test_random.h"
 
 namespace coalesce {
 namespace {
-
-// Debian's python3-h5py installs for /usr/bin/python3; a python3 earlier on PATH (pyenv) may lack it.
-std::string python_with_h5py() {
-  for (const std::string python : {"/usr/bin/python3", "python3"})
-    if (testing::run_process({python, "-c", "import h5py, numpy"}, {}, {}, 60).exit_code == 0) return python;
-  return {};
-}
 
 // argv: path, rows, dtype ('<f4' or '<f8'), time, length, mass (or 'none'). Checks the file as h5py reads
 // it, then writes path.values (rows x 7 '<f8', C order) and path.ids (rows '<u8').
@@ -103,24 +97,13 @@ with h5py.File(folder + '/gadget.hdf5', 'w') as f:
 class GadgetHdf5H5py : public ::testing::Test {
  protected:
   void SetUp() override {
-    m_python = python_with_h5py();
+    m_python = testing::python_with("import h5py, numpy");
     if (m_python.empty()) GTEST_SKIP() << "skipped: python3-h5py not installed (scripts/install-deps)";
   }
   void TearDown() override { EXPECT_EQ(open_hdf5_objects(), 0) << "an HDF5 object was left open"; }
 
   void run_python(const char* script, const std::vector<std::string>& arguments) const {
-    std::vector<std::string> argv = {m_python, "-c", script};
-    argv.insert(argv.end(), arguments.begin(), arguments.end());
-    const testing::ProcessResult result = testing::run_process(argv, {}, {}, 120);
-    ASSERT_EQ(result.exit_code, 0) << result.err;
-  }
-
-  template <class T>
-  static std::vector<T> values_from(const std::string& path) {
-    const std::string bytes = testing::read_file(path);
-    std::vector<T> values(bytes.size() / sizeof(T));
-    std::memcpy(values.data(), bytes.data(), values.size() * sizeof(T));
-    return values;
+    testing::run_python(m_python, script, arguments);
   }
 
   static std::string text(double v) {
@@ -155,12 +138,12 @@ TEST_F(GadgetHdf5H5py, H5pyReadsOurFilesWithOurValues) {
       run_python(kReadScript, {f8, std::to_string(rows), "<f8", text(extras.time), "none"}));
   ASSERT_NO_FATAL_FAILURE(run_python(kReadScript, {f4, std::to_string(rows), "<f4", text(extras.time),
                                                    text(units.length_in_cm), text(units.mass_in_g)}));
-  EXPECT_TRUE(testing::bitwise_equal(values_from<ParticleF64>(f8 + ".values"), doubles));
+  EXPECT_TRUE(testing::bitwise_equal(testing::values_in_file<ParticleF64>(f8 + ".values"), doubles));
   std::vector<ParticleF64> widened;
   for (const Particle& p : floats) widened.push_back(record_cast<double>(p));
-  EXPECT_TRUE(testing::bitwise_equal(values_from<ParticleF64>(f4 + ".values"), widened));
-  EXPECT_EQ(values_from<std::uint64_t>(f8 + ".ids"), ids);
-  EXPECT_EQ(values_from<std::uint64_t>(f4 + ".ids"), ids);
+  EXPECT_TRUE(testing::bitwise_equal(testing::values_in_file<ParticleF64>(f4 + ".values"), widened));
+  EXPECT_EQ(testing::values_in_file<std::uint64_t>(f8 + ".ids"), ids);
+  EXPECT_EQ(testing::values_in_file<std::uint64_t>(f4 + ".ids"), ids);
 }
 
 TEST_F(GadgetHdf5H5py, AGadgetFileH5pyWroteLoadsExactly) {

@@ -10,18 +10,12 @@
 
 #include "sim/npy.h"
 #include "tests/support/process.h"
+#include "tests/support/python.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/test_random.h"
 
 namespace coalesce {
 namespace {
-
-// Debian's python3-numpy installs for /usr/bin/python3; a python3 earlier on PATH (pyenv) may lack it.
-std::string python_with_numpy() {
-  for (const std::string python : {"/usr/bin/python3", "python3"})
-    if (testing::run_process({python, "-c", "import numpy"}, {}, {}, 60).exit_code == 0) return python;
-  return {};
-}
 
 // argv: folder, rows. Reads folder/values.f8 (rows x 7 little-endian doubles, C order) and writes, for
 // every dtype x order, NAME.npy with np.save (two more with format.write_array at versions 2.0 and 3.0)
@@ -75,22 +69,12 @@ for path, descr in zip(sys.argv[2::2], sys.argv[3::2]):
 class NpyNumpy : public ::testing::Test {
  protected:
   void SetUp() override {
-    m_python = python_with_numpy();
+    m_python = testing::python_with("import numpy");
     if (m_python.empty()) GTEST_SKIP() << "skipped: python3-numpy not installed (scripts/install-deps)";
   }
 
   void run_python(const char* script, const std::vector<std::string>& arguments) const {
-    std::vector<std::string> argv = {m_python, "-c", script};
-    argv.insert(argv.end(), arguments.begin(), arguments.end());
-    const testing::ProcessResult result = testing::run_process(argv, {}, {}, 120);
-    ASSERT_EQ(result.exit_code, 0) << result.err;
-  }
-
-  static std::vector<ParticleF64> records_from(const std::string& path) {
-    const std::string bytes = testing::read_file(path);
-    std::vector<ParticleF64> records(bytes.size() / sizeof(ParticleF64));
-    std::memcpy(records.data(), bytes.data(), records.size() * sizeof(ParticleF64));
-    return records;
+    testing::run_python(m_python, script, arguments);
   }
 
   std::string m_python;
@@ -107,7 +91,7 @@ TEST_F(NpyNumpy, FilesNumpySavedLoadWithTheValuesNumpyHolds) {
   ASSERT_NO_FATAL_FAILURE(run_python(kSaveScript, {m_dir.path().string(), std::to_string(rows)}));
 
   // NumPy's own float32 rounding of the values, for what our fp32 records of its float64 files must be.
-  const auto numpy_floats = records_from(m_dir.file("lef4C.values"));
+  const auto numpy_floats = testing::values_in_file<ParticleF64>(m_dir.file("lef4C.values"));
   std::vector<Particle> numpy_fp32(numpy_floats.size());
   std::size_t numpy_changed = 0;
   for (std::size_t e = 0; e < numpy_floats.size() * 7; ++e) {
@@ -124,7 +108,7 @@ TEST_F(NpyNumpy, FilesNumpySavedLoadWithTheValuesNumpyHolds) {
     EXPECT_EQ(state.source.scalar, f8 ? NpyScalar::Float64 : NpyScalar::Float32);
     EXPECT_EQ(state.source.byte_swapped, name[0] == 'b');
     EXPECT_EQ(state.source.fortran_order, name.find('F') != std::string::npos);
-    const auto numpy_values = records_from(m_dir.file(name + ".values"));
+    const auto numpy_values = testing::values_in_file<ParticleF64>(m_dir.file(name + ".values"));
     EXPECT_TRUE(testing::bitwise_equal(state.records, numpy_values)) << "not the values NumPy holds";
     EXPECT_TRUE(testing::bitwise_equal(state.records, f8 ? values : numpy_floats));
     EXPECT_TRUE(testing::bitwise_equal(npy_records<Precision::Fp32>(state), numpy_fp32))
@@ -142,7 +126,7 @@ TEST_F(NpyNumpy, FilesWeSaveLoadInNumpyWithTheExactValues) {
   save_npy(check_output_path("test", f8), doubles);
   save_npy(check_output_path("test", f4), floats);
   ASSERT_NO_FATAL_FAILURE(run_python(kLoadScript, {std::to_string(rows), f8, "<f8", f4, "<f4"}));
-  EXPECT_TRUE(testing::bitwise_equal(records_from(f8 + ".values"), doubles));
+  EXPECT_TRUE(testing::bitwise_equal(testing::values_in_file<ParticleF64>(f8 + ".values"), doubles));
   const std::string float_bytes = testing::read_file(f4 + ".values");
   ASSERT_EQ(float_bytes.size(), floats.size() * sizeof(Particle));
   EXPECT_EQ(std::memcmp(float_bytes.data(), floats.data(), float_bytes.size()), 0);

@@ -11,18 +11,12 @@
 
 #include "sim/tipsy.h"
 #include "tests/support/process.h"
+#include "tests/support/python.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/test_random.h"
 
 namespace coalesce {
 namespace {
-
-// Debian's python3-numpy installs for /usr/bin/python3; a python3 earlier on PATH (pyenv) may lack it.
-std::string python_with_numpy() {
-  for (const std::string python : {"/usr/bin/python3", "python3"})
-    if (testing::run_process({python, "-c", "import numpy"}, {}, {}, 60).exit_code == 0) return python;
-  return {};
-}
 
 // The dtypes of docs/formats.md, for byte order E ('>' standard, '<' native).
 constexpr const char* kDtypes = R"(
@@ -102,23 +96,12 @@ ids.astype('<u8').tofile(path + '.wantids')
 class TipsyNumpy : public ::testing::Test {
  protected:
   void SetUp() override {
-    m_python = python_with_numpy();
+    m_python = testing::python_with("import numpy");
     if (m_python.empty()) GTEST_SKIP() << "skipped: python3-numpy not installed (scripts/install-deps)";
   }
 
   void run_python(const char* script, const std::vector<std::string>& arguments) const {
-    std::vector<std::string> argv = {m_python, "-c", std::string(kDtypes) + script};
-    argv.insert(argv.end(), arguments.begin(), arguments.end());
-    const testing::ProcessResult result = testing::run_process(argv, {}, {}, 120);
-    ASSERT_EQ(result.exit_code, 0) << result.err;
-  }
-
-  template <class T>
-  static std::vector<T> values_of(const std::string& path) {
-    const std::string bytes = testing::read_file(path);
-    std::vector<T> values(bytes.size() / sizeof(T));
-    std::memcpy(values.data(), bytes.data(), values.size() * sizeof(T));
-    return values;
+    testing::run_python(m_python, std::string(kDtypes) + script, arguments);
   }
 
   std::string m_python;
@@ -143,8 +126,8 @@ TEST_F(TipsyNumpy, NumpyReadsOurFilesWithTheDocumentedDtypes) {
     const std::string file = m_dir.file(order == TipsyByteOrder::Standard ? "ours.std" : "ours.bin");
     save_tipsy(check_output_path("test", file), state, extras, order);
     ASSERT_NO_FATAL_FAILURE(run_python(kReadScript, {file, order == TipsyByteOrder::Standard ? ">" : "<"}));
-    EXPECT_EQ(values_of<double>(file + ".time"), std::vector<double>{extras.time});
-    const auto rows = values_of<float>(file + ".rows");
+    EXPECT_EQ(testing::values_in_file<double>(file + ".time"), std::vector<double>{extras.time});
+    const auto rows = testing::values_in_file<float>(file + ".rows");
     ASSERT_EQ(rows.size(), state.size() * 9);
     for (std::size_t i = 0; i < state.size(); ++i) {
       const float want[] = {state[i].x,
@@ -158,7 +141,7 @@ TEST_F(TipsyNumpy, NumpyReadsOurFilesWithTheDocumentedDtypes) {
                             static_cast<float>(potential[i])};
       ASSERT_EQ(std::memcmp(rows.data() + 9 * i, want, sizeof want), 0) << "particle " << i;
     }
-    EXPECT_EQ(values_of<std::uint64_t>(file + ".ids"), ids);
+    EXPECT_EQ(testing::values_in_file<std::uint64_t>(file + ".ids"), ids);
   }
 }
 
@@ -174,13 +157,13 @@ TEST_F(TipsyNumpy, FilesNumpyWritesLoadWithTheValuesNumpyHolds) {
                                   std::to_string(ndark), std::to_string(nstar)}));
     const StateContents read = load_tipsy(file);
     EXPECT_EQ(read.format, std::string(e) == ">" ? "tipsy" : "tipsy-native");
-    const auto want = values_of<double>(file + ".want");
+    const auto want = testing::values_in_file<double>(file + ".want");
     ASSERT_EQ(want.size(), 1 + read.records.size() * kFieldsPerParticle);
     EXPECT_EQ(read.time, want[0]);
     EXPECT_EQ(std::memcmp(read.records.data(), want.data() + 1, read.records.size() * sizeof(ParticleF64)), 0)
         << "the records are not the values NumPy wrote";
     EXPECT_TRUE(read.ids_from_file);
-    EXPECT_EQ(read.ids, values_of<std::uint64_t>(file + ".wantids"));
+    EXPECT_EQ(read.ids, testing::values_in_file<std::uint64_t>(file + ".wantids"));
   }
 }
 
