@@ -1,6 +1,7 @@
 // The directory, the last component and the extension of a path, as the output and clip checks name them.
 #pragma once
 
+#include <cctype>
 #include <string>
 
 namespace coalesce {
@@ -25,6 +26,15 @@ inline std::size_t extension_dot(const std::string& path) {
   const std::size_t dot = path.find_last_of('.');
   const std::size_t name_start = slash == std::string::npos ? 0 : slash + 1;
   return dot != std::string::npos && dot > name_start ? dot : std::string::npos;
+}
+
+// The last component's extension with its dot, lowercased ("out/Shot.PNG" -> ".png"); "" when none.
+inline std::string lowercase_extension(const std::string& path) {
+  const std::size_t dot = extension_dot(path);
+  if (dot == std::string::npos) return {};
+  std::string extension = path.substr(dot);
+  for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return extension;
 }
 
 }  // namespace coalesce

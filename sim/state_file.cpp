@@ -2,7 +2,6 @@
 #include "sim/state_file.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cstring>
 #include <utility>
 
@@ -22,25 +21,21 @@ namespace {
 struct FormatRow {
   StateFormat format;
   std::string_view name;       // --format's spelling
-  std::string_view extension;  // written in a snapshot series
+  std::string_view extension;  // what names the format, and what a snapshot series writes
+  std::string_view alias;      // another extension that names it, or ""
   bool holds_doubles;
 };
 
 constexpr FormatRow kFormats[] = {
-    {StateFormat::Npy, "npy", ".npy", true},
-    {StateFormat::Tipsy, "tipsy", ".tipsy", false},  // float32 particles (the header's time is a double)
-    {StateFormat::TipsyNative, "tipsy-native", ".tipsy", false},
-    {StateFormat::GadgetHdf5, "hdf5", ".hdf5", true},
+    {StateFormat::Npy, "npy", ".npy", "", true},
+    {StateFormat::Tipsy, "tipsy", ".tipsy", "", false},  // float32 particles (the header's time is a double)
+    {StateFormat::TipsyNative, "tipsy-native", ".tipsy", "", false},
+    {StateFormat::GadgetHdf5, "hdf5", ".hdf5", ".h5", true},
 };
 
 const FormatRow& row_of(StateFormat format) {
   return *std::find_if(std::begin(kFormats), std::end(kFormats),
                        [&](const FormatRow& row) { return row.format == format; });
-}
-
-std::string lowercase(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
 }
 
 constexpr char kHdf5Signature[] = "\x89HDF\r\n\x1a\n";
@@ -122,12 +117,10 @@ std::optional<StateFormat> parse_state_format(std::string_view name) {
 }
 
 std::optional<StateFormat> format_of_extension(const std::string& path) {
-  const std::size_t dot = extension_dot(path);
-  if (dot == std::string::npos) return std::nullopt;
-  const std::string extension = lowercase(path.substr(dot));
-  if (extension == ".npy") return StateFormat::Npy;
-  if (extension == ".tipsy") return StateFormat::Tipsy;
-  if (extension == ".hdf5" || extension == ".h5") return StateFormat::GadgetHdf5;
+  const std::string extension = lowercase_extension(path);
+  if (extension.empty()) return std::nullopt;
+  for (const FormatRow& row : kFormats)  // the first row of an extension: Tipsy's is the standard byte order
+    if (row.extension == extension || row.alias == extension) return row.format;
   return std::nullopt;
 }
 

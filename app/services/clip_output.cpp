@@ -23,21 +23,6 @@
 namespace coalesce {
 namespace {
 
-std::string lower(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
-
-// The last component's extension with its dot ("" when none): ".mp4", ".gif".
-std::string extension_of(const std::string& path) {
-  const std::size_t dot = extension_dot(path);
-  return dot == std::string::npos ? std::string() : lower(path.substr(dot));
-}
-
-}  // namespace
-
-namespace {
-
 ClipOutputs check_directory(std::string_view flag, const std::string& given) {
   const NewFolder folder = check_new_folder(flag, given, "out/clip");
   ClipOutputs clip;
@@ -99,7 +84,8 @@ ClipOutputs check_clip_outputs(std::string_view flag, const std::string& path, i
   const bool names_directory = path.back() == '/';
   struct stat st {};
   const bool existing_directory = ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-  const std::string extension = names_directory || existing_directory ? std::string() : extension_of(path);
+  const std::string extension =
+      names_directory || existing_directory ? std::string() : lowercase_extension(path);
   if (extension.empty()) return check_directory(flag, path);
   if (extension != ".mp4")
     throw UsageError(std::string(flag) + " " + path + ": coalesce records PATH.mp4 (encoded by ffmpeg) or a "
