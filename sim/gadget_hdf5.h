@@ -48,5 +48,10 @@ void save_gadget_hdf5(const OutputFile& file, const std::vector<Particle>& parti
                       const StateExtras& extras);
 void save_gadget_hdf5(const OutputFile& file, const std::vector<ParticleF64>& particles,
                       const StateExtras& extras);
+// The same bytes, unwritten; `file` names the snapshot in messages.
+EncodedFile encode_gadget_hdf5(const OutputFile& file, const std::vector<Particle>& particles,
+                               const StateExtras& extras);
+EncodedFile encode_gadget_hdf5(const OutputFile& file, const std::vector<ParticleF64>& particles,
+                               const StateExtras& extras);
 
 }  // namespace coalesce

@@ -2,6 +2,7 @@
 // write_output (temporary + rename), so a full disk fails in our code and never inside libhdf5.
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/gadget_hdf5.h"
@@ -150,8 +151,8 @@ void write_particles(const Builder& build, hid_t file, const std::vector<Particl
 }
 
 template <class Real>
-void save_records(const OutputFile& file, const std::vector<ParticleRecord<Real>>& particles,
-                  const StateExtras& extras) {
+EncodedFile encode_records(const OutputFile& file, const std::vector<ParticleRecord<Real>>& particles,
+                           const StateExtras& extras) {
   quiet_hdf5();
   const Builder build(file);
   std::string bytes;
@@ -169,19 +170,29 @@ void save_records(const OutputFile& file, const std::vector<ParticleRecord<Real>
     bytes = hdf5_image_bytes(h5.get());
     if (bytes.empty()) build.fail("its image");
   }
-  write_output(file, {bytes});
+  return {"", std::move(bytes), {}};
 }
 
 }  // namespace
 
+EncodedFile encode_gadget_hdf5(const OutputFile& file, const std::vector<Particle>& particles,
+                               const StateExtras& extras) {
+  return encode_records(file, particles, extras);
+}
+
+EncodedFile encode_gadget_hdf5(const OutputFile& file, const std::vector<ParticleF64>& particles,
+                               const StateExtras& extras) {
+  return encode_records(file, particles, extras);
+}
+
 void save_gadget_hdf5(const OutputFile& file, const std::vector<Particle>& particles,
                       const StateExtras& extras) {
-  save_records(file, particles, extras);
+  write_output(file, encode_gadget_hdf5(file, particles, extras).pieces());
 }
 
 void save_gadget_hdf5(const OutputFile& file, const std::vector<ParticleF64>& particles,
                       const StateExtras& extras) {
-  save_records(file, particles, extras);
+  write_output(file, encode_gadget_hdf5(file, particles, extras).pieces());
 }
 
 }  // namespace coalesce

@@ -2,6 +2,8 @@
 // converted. The decoder is npy_read.cpp.
 #include "sim/npy.h"
 
+#include <utility>
+
 #include "sim/input_file.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -15,8 +17,7 @@ namespace {
 // Magic, version 1.0, header length, then the dict padded with spaces and ended by '\n' to a multiple of
 // 64 bytes as NumPy does, then the records as they lie in memory.
 template <class Real>
-void save_records(const OutputFile& file, const std::vector<ParticleRecord<Real>>& records,
-                  const char* descr) {
+EncodedFile encode_records(const std::vector<ParticleRecord<Real>>& records, const char* descr) {
   std::string dict = std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (" +
                      std::to_string(records.size()) + ", " + std::to_string(kFieldsPerParticle) + "), }";
   const std::size_t unpadded = 10 + dict.size() + 1;
@@ -27,17 +28,25 @@ void save_records(const OutputFile& file, const std::vector<ParticleRecord<Real>
   preamble += dict;
   const std::string_view data(reinterpret_cast<const char*>(records.data()),
                               records.size() * sizeof(ParticleRecord<Real>));
-  write_output(file, {preamble, data});
+  return {"", std::move(preamble), data};
 }
 
 }  // namespace
 
+EncodedFile encode_npy(const std::vector<Particle>& particles) {
+  return encode_records(particles, "<f4");
+}
+
+EncodedFile encode_npy(const std::vector<ParticleF64>& particles) {
+  return encode_records(particles, "<f8");
+}
+
 void save_npy(const OutputFile& file, const std::vector<Particle>& particles) {
-  save_records(file, particles, "<f4");
+  write_output(file, encode_npy(particles).pieces());
 }
 
 void save_npy(const OutputFile& file, const std::vector<ParticleF64>& particles) {
-  save_records(file, particles, "<f8");
+  write_output(file, encode_npy(particles).pieces());
 }
 
 std::string NpySource::descr() const {

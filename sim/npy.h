@@ -11,6 +11,7 @@
 #include "sim/particle.h"
 #include "sim/precision.h"
 #include "sim/read_at.h"
+#include "sim/state_contents.h"
 
 namespace coalesce {
 
@@ -29,6 +30,9 @@ constexpr std::uint32_t kMaxNpyHeaderBytes = 65536;
 // previous file as it was.
 void save_npy(const OutputFile& file, const std::vector<Particle>& particles);
 void save_npy(const OutputFile& file, const std::vector<ParticleF64>& particles);
+// The same bytes, unwritten: the header, then the records borrowed where they lie.
+EncodedFile encode_npy(const std::vector<Particle>& particles);
+EncodedFile encode_npy(const std::vector<ParticleF64>& particles);
 
 enum class NpyScalar { Float32, Float64 };
 

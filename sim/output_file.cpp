@@ -143,9 +143,7 @@ int fill_temporary(int fd, const struct stat* replaced, const std::vector<std::s
     if (::fchmod(fd, replaced->st_mode & 07777) != 0) error = errno;
     if (!error && ::geteuid() == 0 && ::fchown(fd, replaced->st_uid, replaced->st_gid) != 0) error = errno;
   }
-  for (std::string_view piece : pieces)
-    if (!error) error = write_all(fd, piece);
-  if (!error && ::fsync(fd) != 0) error = errno;
+  if (!error) error = write_and_sync(fd, pieces);
   if (::close(fd) != 0 && !error) error = errno;
   return error;
 }
@@ -233,6 +231,24 @@ OutputFile check_path(std::string_view flag, const std::string& path, StdoutUse 
 }
 
 }  // namespace
+
+int write_and_sync(int fd, const std::vector<std::string_view>& pieces) {
+  for (std::string_view piece : pieces)
+    if (const int error = write_all(fd, piece); error != 0) return error;
+  return ::fsync(fd) != 0 ? errno : 0;
+}
+
+std::string fix_for_write_error(int error, const std::string& target) {
+  return fix_for(error, target);
+}
+
+std::string final_target(const std::string& path) {
+  try {
+    return resolve_links("", path).path;
+  } catch (const UsageError&) {
+    return path;  // a loop or an unreadable link: whoever opens the path says what is wrong with it
+  }
+}
 
 OutputFile check_output_path(std::string_view flag, const std::string& path, StdoutUse use) {
   return check_path(flag, path, use, CheckTime::BeforeRun);

@@ -34,6 +34,10 @@ OutputFile check_output_path(std::string_view flag, const std::string& path,
 OutputFile recheck_output_path(std::string_view flag, const std::string& path,
                                StdoutUse use = StdoutUse::Refuse);
 
+// The file a chain of symlinks from `path` ends at (existing or not): `path` itself where it is no link or
+// the chain cannot be followed. Companion files (Tipsy's .iord) live beside it.
+std::string final_target(const std::string& path);
+
 // Writes the concatenation of `pieces` to `file` atomically (see above); standard output for "-". Throws
 // RuntimeFailure naming the path and the reason; the previous file is then untouched and no temporary
 // file is left behind.
@@ -73,5 +77,11 @@ class PendingOutput {
   std::unique_ptr<StagedOutput> m_staged;
   bool m_committed = false;
 };
+
+// Building blocks the held folder (held_folder.h) shares with the writer above.
+// Writes `pieces` to `fd` and syncs it; 0 or the errno of the first failure. Does not close `fd`.
+int write_and_sync(int fd, const std::vector<std::string_view>& pieces);
+// What to do about a write of `target` that failed with `error`: the cause in words and a fix for it.
+std::string fix_for_write_error(int error, const std::string& target);
 
 }  // namespace coalesce

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/encoded_file.h"
 #include "sim/particle.h"
 #include "sim/units.h"
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 #include <utility>
 
 #include "sim/errors.h"
@@ -53,22 +54,20 @@ std::optional<StateFormat> sniffed_format(std::string_view flag, const std::stri
 }
 
 template <class Real>
-void save_records(const OutputFile& file, StateFormat format,
-                  const std::vector<ParticleRecord<Real>>& records, const StateExtras& extras) {
+std::vector<EncodedFile> encode_records(const OutputFile& file, StateFormat format,
+                                        const std::vector<ParticleRecord<Real>>& records,
+                                        const StateExtras& extras) {
   switch (format) {
     case StateFormat::Npy:
-      save_npy(file, records);
-      return;
+      return {encode_npy(records)};
     case StateFormat::Tipsy:
-      save_tipsy(file, records, extras, TipsyByteOrder::Standard);
-      return;
+      return encode_tipsy(file, records, extras, TipsyByteOrder::Standard);
     case StateFormat::TipsyNative:
-      save_tipsy(file, records, extras, TipsyByteOrder::Native);
-      return;
+      return encode_tipsy(file, records, extras, TipsyByteOrder::Native);
     case StateFormat::GadgetHdf5:
-      save_gadget_hdf5(file, records, extras);
-      return;
+      return {encode_gadget_hdf5(file, records, extras)};
   }
+  throw std::logic_error("encode_records: a StateFormat without a row");
 }
 
 StateContents npy_contents(NpyState&& state) {
@@ -183,14 +182,25 @@ std::vector<ParticleF64> records_for<Precision::Fp64>(const StateContents& conte
                                                            contents.held_doubles);
 }
 
+std::vector<EncodedFile> encode_state_file(const OutputFile& file, StateFormat format,
+                                           const std::vector<Particle>& records, const StateExtras& extras) {
+  return encode_records(file, format, records, extras);
+}
+
+std::vector<EncodedFile> encode_state_file(const OutputFile& file, StateFormat format,
+                                           const std::vector<ParticleF64>& records,
+                                           const StateExtras& extras) {
+  return encode_records(file, format, records, extras);
+}
+
 void save_state_file(const OutputFile& file, StateFormat format, const std::vector<Particle>& records,
                      const StateExtras& extras) {
-  save_records(file, format, records, extras);
+  write_encoded(file, encode_records(file, format, records, extras));
 }
 
 void save_state_file(const OutputFile& file, StateFormat format, const std::vector<ParticleF64>& records,
                      const StateExtras& extras) {
-  save_records(file, format, records, extras);
+  write_encoded(file, encode_records(file, format, records, extras));
 }
 
 }  // namespace coalesce

@@ -64,6 +64,13 @@ void save_state_file(const OutputFile& file, StateFormat format, const std::vect
 void save_state_file(const OutputFile& file, StateFormat format, const std::vector<ParticleF64>& records,
                      const StateExtras& extras);
 
+// The same files as bytes, unwritten (a snapshot series writes them into its held folder); `file` names
+// them in messages.
+std::vector<EncodedFile> encode_state_file(const OutputFile& file, StateFormat format,
+                                           const std::vector<Particle>& records, const StateExtras& extras);
+std::vector<EncodedFile> encode_state_file(const OutputFile& file, StateFormat format,
+                                           const std::vector<ParticleF64>& records, const StateExtras& extras);
+
 // Whether `format` stores doubles: an fp64 state saved in one that does not is rounded (and the save says
 // so).
 bool format_holds_doubles(StateFormat format);

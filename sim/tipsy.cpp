@@ -118,7 +118,7 @@ std::vector<std::uint64_t> read_tipsy_ids(const std::string& ids_path, const std
 }  // namespace
 
 std::string tipsy_ids_path(const std::string& tipsy_path) {
-  return tipsy_path + ".iord";
+  return final_target(tipsy_path) + kTipsyIdsSuffix;
 }
 
 StateContents load_tipsy(const std::string& path) {

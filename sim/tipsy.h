@@ -34,7 +34,9 @@ constexpr std::uint64_t kTipsyStarBytes = 44;    // mass, pos[3], vel[3], metals
 // "standard (big-endian)" or "native (little-endian)", for messages.
 std::string to_string(TipsyByteOrder order);
 
-// Where a Tipsy file's IDs are: "PATH.iord" (ChaNGa's and pynbody's auxiliary array of iOrder).
+// Where a Tipsy file's IDs are: "PATH.iord" (ChaNGa's and pynbody's auxiliary array of iOrder), beside the
+// regular file PATH names: through a symlink, beside its target, where a save writes them.
+inline constexpr char kTipsyIdsSuffix[] = ".iord";
 std::string tipsy_ids_path(const std::string& tipsy_path);
 
 // Reads a Tipsy file in either byte order (told apart by ndim == 3) through InputFile: checks the header
@@ -58,5 +60,10 @@ void save_tipsy(const OutputFile& file, const std::vector<Particle>& particles, 
                 TipsyByteOrder order);
 void save_tipsy(const OutputFile& file, const std::vector<ParticleF64>& particles, const StateExtras& extras,
                 TipsyByteOrder order);
+// The same two files, unwritten: the particles, then the IDs (suffix kTipsyIdsSuffix).
+std::vector<EncodedFile> encode_tipsy(const OutputFile& file, const std::vector<Particle>& particles,
+                                      const StateExtras& extras, TipsyByteOrder order);
+std::vector<EncodedFile> encode_tipsy(const OutputFile& file, const std::vector<ParticleF64>& particles,
+                                      const StateExtras& extras, TipsyByteOrder order);
 
 }  // namespace coalesce

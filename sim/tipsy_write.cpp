@@ -78,8 +78,9 @@ std::string ids_text(const std::vector<std::uint64_t>& ids) {
 }
 
 template <class Real>
-void save_records(const OutputFile& file, const std::vector<ParticleRecord<Real>>& particles,
-                  const StateExtras& extras, TipsyByteOrder order) {
+std::vector<EncodedFile> encode_records(const OutputFile& file,
+                                        const std::vector<ParticleRecord<Real>>& particles,
+                                        const StateExtras& extras, TipsyByteOrder order) {
   if (file.to_stdout)
     throw TipsyError(file.flag +
                      " -: a Tipsy state is two files, PATH and PATH.iord (its IDs); give a file path");
@@ -114,20 +115,33 @@ void save_records(const OutputFile& file, const std::vector<ParticleRecord<Real>
     out.put_float(eps);
     out.put_float(extras.potential ? tipsy_float((*extras.potential)[i], file, i, "potential") : unknown);
   }
-  const OutputFile ids_file = recheck_output_path(file.flag, tipsy_ids_path(file.shown));
-  write_outputs_together({{file, {body}}, {ids_file, {ids}}});
+  std::vector<EncodedFile> files(2);
+  files[0].bytes = std::move(body);
+  files[1].suffix = kTipsyIdsSuffix;
+  files[1].bytes = std::move(ids);
+  return files;
 }
 
 }  // namespace
 
+std::vector<EncodedFile> encode_tipsy(const OutputFile& file, const std::vector<Particle>& particles,
+                                      const StateExtras& extras, TipsyByteOrder order) {
+  return encode_records(file, particles, extras, order);
+}
+
+std::vector<EncodedFile> encode_tipsy(const OutputFile& file, const std::vector<ParticleF64>& particles,
+                                      const StateExtras& extras, TipsyByteOrder order) {
+  return encode_records(file, particles, extras, order);
+}
+
 void save_tipsy(const OutputFile& file, const std::vector<Particle>& particles, const StateExtras& extras,
                 TipsyByteOrder order) {
-  save_records(file, particles, extras, order);
+  write_encoded(file, encode_tipsy(file, particles, extras, order));
 }
 
 void save_tipsy(const OutputFile& file, const std::vector<ParticleF64>& particles, const StateExtras& extras,
                 TipsyByteOrder order) {
-  save_records(file, particles, extras, order);
+  write_encoded(file, encode_tipsy(file, particles, extras, order));
 }
 
 }  // namespace coalesce

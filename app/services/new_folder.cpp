@@ -57,6 +57,7 @@ NewFolder check_new_folder(std::string_view flag, const std::string& given, std:
       throw UsageError(where + ": the directory is not writable (" + std::strerror(errno) +
                        "; pick another path)");
     folder.exists = true;
+    folder.identity = folder_identity(dir);
   } else {
     // A new name: the same checks as any new output file (its directory exists and is writable).
     check_output_path(flag, dir);

@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "sim/held_folder.h"
+
 namespace coalesce {
 
 struct NewFolder {
@@ -13,6 +15,7 @@ struct NewFolder {
   std::string shown;      // the path as the user gave it
   std::string directory;  // trailing slashes dropped
   bool exists = false;    // false: created when the first file is written
+  std::optional<FolderIdentity> identity;  // the existing folder as checked, which the run must still find
 };
 
 // Throws UsageError naming `flag`, the path and the fix: no name of its own ("." or ".."), not a directory,

@@ -8,6 +8,7 @@
 #include "sim/errors.h"
 #include "sim/force_method.h"
 #include "sim/output_file.h"
+#include "sim/state_file.h"
 #include "sim/path_parts.h"
 
 namespace coalesce {
@@ -20,10 +21,10 @@ SnapshotPlan plan_snapshots(const Options& options) {
   return plan;
 }
 
-std::string snapshot_path(const SnapshotPlan& plan, std::uint64_t step) {
+std::string snapshot_name(const SnapshotPlan& plan, std::uint64_t step) {
   char name[48];
   std::snprintf(name, sizeof name, "snapshot-%08llu", static_cast<unsigned long long>(step));
-  return plan.folder.directory + "/" + name + std::string(format_extension(plan.format));
+  return name + std::string(format_extension(plan.format));
 }
 
 nlohmann::json series_run(const std::string& scene, const Backend& backend, const SimParams& params,
@@ -54,22 +55,48 @@ void SnapshotSeries::write(Backend& backend, const StateWriting& writing, const 
   if (!follows(sample.step))  // never a file of this series written again
     throw RuntimeFailure("--snapshot-every: step " + std::to_string(sample.step) +
                          " is not after the last snapshot's, " + std::to_string(m_last_step));
-  if (m_rows.empty()) create_new_folder(m_plan.folder);  // checked new or empty before the run; again now
-  const std::string path = snapshot_path(m_plan, sample.step);
-  const OutputFile file = recheck_output_path("--snapshot-every", path);
-  m_rounded = save_backend_state(backend, file, m_plan.format, writing, sample.time);
+  const NewFolder& folder = m_plan.folder;
+  if (!m_folder) {  // checked new or empty before the run; created or checked again now, then held
+    create_new_folder(folder);
+    m_folder = std::make_unique<HeldFolder>(folder.flag, folder.directory, folder.identity);
+  }
+  const std::string name = snapshot_name(m_plan, sample.step);
+  const OutputFile names{folder.flag, folder.directory + "/" + name, folder.directory + "/" + name, false};
+  nlohmann::json files = nlohmann::json::array();
+  try {
+    m_rounded = write_backend_state(backend, names, m_plan.format, writing, sample.time,
+                                    [&](const std::vector<EncodedFile>& encoded) {
+                                      std::vector<NamedBytes> named;
+                                      for (const EncodedFile& file : encoded)
+                                        named.push_back({name + file.suffix, file.pieces()});
+                                      m_folder->write_new(named);
+                                      for (const NamedBytes& file : named) files.push_back(file.name);
+                                    });
+  } catch (const NonFiniteState& e) {
+    throw NonFiniteState(folder.flag + " " + folder.shown + ": the state is not finite at step " +
+                             std::to_string(sample.step) + " (particle " + e.particle() +
+                             "), so the series stops before it: " + last_written(),
+                         e.particle());
+  }
   nlohmann::json row = monitor.json(sample);
-  nlohmann::json files = nlohmann::json::array({name_of(path)});
-  for (const std::string& companion : companion_paths(path, m_plan.format))
-    files.push_back(name_of(companion));
-  row["file"] = name_of(path);
+  row["file"] = name;
   row["files"] = files;
   m_rows.push_back(std::move(row));
+  try {
+    write_index();
+  } catch (const RuntimeFailure& e) {
+    m_rows.pop_back();  // the index on disk lists the snapshots before this one: so does the series
+    bool removed = true;
+    for (const std::string file : files) removed = m_folder->remove_own(file) && removed;
+    throw RuntimeFailure(std::string(e.what()) + "; " +
+                         (removed ? "removed " + name + ", which it could not list"
+                                  : name + " is there but not listed") +
+                         "; " + last_written());
+  }
   m_last_step = sample.step;
-  write_index();
 }
 
-void SnapshotSeries::write_index() const {
+void SnapshotSeries::write_index() {
   nlohmann::json index = {
       {"schema", std::string(kSnapshotsSchema)},
       {"format", std::string(format_name(m_plan.format))},
@@ -78,8 +105,12 @@ void SnapshotSeries::write_index() const {
       {"rounded", m_rounded.empty() ? nlohmann::json(nullptr) : nlohmann::json(m_rounded)},
       {"snapshots", m_rows}};
   const std::string text = index.dump(2) + "\n";
-  write_output(recheck_output_path("--snapshot-every's index", m_plan.folder.directory + "/index.json"),
-               {text});
+  m_folder->replace_own({"index.json", {text}});
+}
+
+std::string SnapshotSeries::last_written() const {
+  if (m_rows.empty()) return "no snapshot was written";
+  return "the series is complete up to step " + std::to_string(m_last_step) + "'s snapshot (" + summary() + ")";
 }
 
 std::string SnapshotSeries::summary() const {

@@ -66,12 +66,15 @@ FinalState finish_state(Backend& backend, const std::string& path, const StateWr
   return out;
 }
 
-std::string save_backend_state(Backend& backend, const OutputFile& file, StateFormat format,
-                               const StateWriting& writing, double time) {
+std::string write_backend_state(Backend& backend, const OutputFile& file, StateFormat format,
+                                const StateWriting& writing, double time,
+                                const std::function<void(const std::vector<EncodedFile>&)>& write) {
   std::string rounded;
   with_records(backend, [&](const auto& state) {
     using Real = std::decay_t<decltype(state[0].x)>;
-    save_state_file(file, format, state, extras_of(writing, time));
+    if (const std::string bad = first_non_finite_in(state); !bad.empty())
+      throw NonFiniteState(file.shown + ": the state is not finite (particle " + bad + ")", bad);
+    write(encode_state_file(file, format, state, extras_of(writing, time)));
     rounded = rounding_of<Real>(format);
   });
   return rounded;

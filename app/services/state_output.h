@@ -4,11 +4,14 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/backend.h"
+#include "sim/errors.h"
 #include "sim/state_file.h"
 #include "sim/units.h"
 
@@ -34,9 +37,22 @@ struct FinalState {
 // value is not finite. Throws the output writer's errors; the previous file then survives.
 FinalState finish_state(Backend& backend, const std::string& path, const StateWriting& writing, double time);
 
-// Writes the backend's state to `file` in `format` at time `time` (a snapshot). Returns what finish_state's
-// `rounded` says.
-std::string save_backend_state(Backend& backend, const OutputFile& file, StateFormat format,
-                               const StateWriting& writing, double time);
+// A state with a NaN or Inf value where only a finite one may be written (a snapshot).
+class NonFiniteState : public RuntimeFailure {
+ public:
+  NonFiniteState(const std::string& message, std::string particle)
+      : RuntimeFailure(message), m_particle(std::move(particle)) {}
+  const std::string& particle() const { return m_particle; }
+
+ private:
+  std::string m_particle;
+};
+
+// The backend's state encoded in `format` at time `time` (a snapshot; `file` names it in messages), handed
+// to `write` while the records it borrows are alive. Returns what finish_state's `rounded` says. Throws
+// NonFiniteState, writing nothing, when a value is not finite.
+std::string write_backend_state(Backend& backend, const OutputFile& file, StateFormat format,
+                                const StateWriting& writing, double time,
+                                const std::function<void(const std::vector<EncodedFile>&)>& write);
 
 }  // namespace coalesce

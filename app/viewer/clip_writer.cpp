@@ -33,7 +33,7 @@ ClipWriter::ClipWriter(const ClipOutputs& outputs, int width, int height, int fp
     m_ffmpeg = std::make_unique<FfmpegPipe>(outputs.ffmpeg, width, height, fps, m_pending->temporary());
   } else {
     // Checked empty or absent before the run; checked again now, since someone may have filled it since.
-    create_new_folder({outputs.flag, outputs.shown, outputs.directory, outputs.directory_exists});
+    create_new_folder({outputs.flag, outputs.shown, outputs.directory, outputs.directory_exists, {}});
     workers = png_workers();
   }
   try {
