@@ -30,9 +30,11 @@ Real softening_squared(const SimParams& params) {
 }
 
 // Simulation time is step * dt, recomputed rather than accumulated so every backend agrees on it.
+// A run's clock: steps taken, from the time its state started at (a loaded file's, else 0).
 struct SimClock {
   std::uint64_t step = 0;
-  double time(double dt) const { return static_cast<double>(step) * dt; }
+  double start = 0.0;
+  double time(double dt) const { return start + static_cast<double>(step) * dt; }
 };
 
 }  // namespace coalesce

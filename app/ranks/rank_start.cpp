@@ -21,6 +21,7 @@ void share_start(Ranks& ranks, SimParams& params, ForceMethod& family, InitialSt
   static_assert(std::is_trivially_copyable_v<SimParams>, "SimParams goes to the other ranks as bytes");
   ranks.broadcast(&params, sizeof params, 0);
   ranks.broadcast(&family, sizeof family, 0);
+  ranks.broadcast(&initial.time, sizeof initial.time, 0);  // the attractors' orbits read the clock
   std::int64_t shape[2] = {static_cast<std::int64_t>(initial.size()), initial.fp64.empty() ? 0 : 1};
   ranks.broadcast(shape, sizeof shape, 0);
   if (shape[1] != 0)

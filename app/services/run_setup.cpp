@@ -1,6 +1,7 @@
 // The scene and initial state of a run, from the command line (see run_setup.h).
 #include "app/services/run_setup.h"
 
+#include <algorithm>
 #include <new>
 #include <string>
 #include <utility>
@@ -24,6 +25,7 @@ InitialState initial_state_from_options(const Options& options, Scene& scene) {
   InitialState state;
   if (options.load_state.empty()) {
     state.fp32 = generate_initial_state(scene);  // float records: exact in either precision
+    state.units = scene.units;
     return state;
   }
   try {
@@ -35,6 +37,10 @@ InitialState initial_state_from_options(const Options& options, Scene& scene) {
       state.fp32 = records_for<Precision::Fp32>(file.contents);
     if (file.contents.ids_from_file) state.ids = std::move(file.contents.ids);
     state.units = file.contents.units;
+    state.time = file.contents.time;  // the file's clock goes on, in the units the reader converted to
+    const auto& given = options.given;
+    if (!state.units && std::find(given.begin(), given.end(), "--scene") != given.end()) state.units = scene.units;
+    if (!state.units) state.unitless_file = options.load_state;
     if (!file.notice.empty()) state.notice = "--load-state " + file.notice;
   } catch (const UsageError& e) {
     throw UsageError(std::string("--load-state ") + e.what());

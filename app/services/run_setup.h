@@ -27,7 +27,11 @@ struct InitialState {
   std::vector<ParticleF64> fp64;  // used when not empty
   std::string notice;             // what loading the file converted ("--load-state F: ..."), else ""
   std::vector<std::uint64_t> ids;      // the file's particle IDs, kept through the run; empty: 0..N-1
-  std::optional<PhysicalUnits> units;  // the file's physical units, where it records them
+  // The run's physical units: a loaded file's, else --scene's where named, else the generating scene's;
+  // none for a file without units and no --scene (a default scene's units would be a guess).
+  std::optional<PhysicalUnits> units;
+  std::string unitless_file;  // a loaded file that gave no units while no --scene named any, else ""
+  double time = 0.0;          // the simulation time the state is at: a loaded file's, else 0
 
   std::size_t size() const { return fp64.empty() ? fp32.size() : fp64.size(); }
   void upload_to(Backend& backend) const {

@@ -93,7 +93,8 @@ ViewerSimulation::ViewerSimulation(const Options& options) : m_options(options) 
   m_load_notice = state.notice;
   m_state_file = m_options.load_state;
   m_ids = state.ids;
-  m_file_units = state.units;
+  m_units = state.units;
+  m_clock.start = state.time;
   m_scene_source = m_options.scene;
   m_selection = make_backend(m_options.backend, m_scene.particles, m_options.layout, m_options.precision,
                              m_options.cpu_target);
@@ -106,7 +107,7 @@ StateWriting ViewerSimulation::writing() const {
   StateWriting writing;
   writing.format = m_options.state_format;
   writing.ids = m_ids;
-  writing.units = m_file_units ? m_file_units : m_scene.units;
+  writing.units = m_units;
   writing.softening = m_scene.params.softening;
   return writing;
 }
@@ -194,7 +195,7 @@ void ViewerSimulation::rebuild(int particles) {
   m_clock = SimClock{};
   m_state_file.clear();  // the state now comes from the scene's seed
   m_ids.clear();
-  m_file_units.reset();
+  m_units = scene.units;
   use_forces(forces);
   ++m_generation;
 }
@@ -234,7 +235,7 @@ void ViewerSimulation::reset() {
                        "; set N to re-seed from the scene instead");
     state.upload_to(backend());
     m_ids = state.ids;
-    m_clock = SimClock{};
+    m_clock = SimClock{0, state.time};
     return;
   }
   backend().upload(generate_initial_state(m_scene));

@@ -94,7 +94,7 @@ class ViewerSimulation {
   SizeChoice m_start_size;
   std::string m_forces_account;
   std::vector<std::uint64_t> m_ids;           // --load-state's particle IDs; empty: 0..N-1
-  std::optional<PhysicalUnits> m_file_units;  // --load-state's units, where the file records them
+  std::optional<PhysicalUnits> m_units;  // the run's physical units (run_setup.h's InitialState::units)
 };
 
 }  // namespace coalesce
