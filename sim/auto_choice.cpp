@@ -1,7 +1,9 @@
 #include "sim/auto_choice.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <optional>
+#include <string>
 
 namespace coalesce {
 namespace {
@@ -34,11 +36,57 @@ void time_one_step(Backend& backend, const SimParams& params, double time, RowTi
   }
 }
 
+// A probe's kick is timed until it takes this long (or covers every body), so its rate is the backend's
+// and not a launch's overhead; it starts at kProbeBodies targets and grows fourfold.
+constexpr double kProbeEnoughMs = 20.0;
+constexpr int kProbeBodies = 256;
+
+bool stop_requested(const AutoLimits& limits) {
+  return limits.stop && limits.stop();
+}
+
+// Seconds one step of the first row (which slices, app/ranks) takes at the whole N, predicted from the kick
+// of a growing slice of targets by every source; none when a stop signal ended the probe. The caller puts
+// the state back.
+std::optional<double> predicted_step_seconds(Backend& backend, const SimParams& params, double time,
+                                             const AutoLimits& limits) {
+  const int n = backend.particle_count();
+  for (int targets = std::min(n, kProbeBodies);; targets = std::min(n, targets * 4)) {
+    if (stop_requested(limits)) return std::nullopt;
+    RowTiming probe;
+    backend.step_range(params, time, 0, targets);
+    backend.synchronize();
+    for (const KernelTiming& timing : backend.poll_timings())
+      if (timing.kernel == KernelKind::Forces) probe.total_ms += timing.milliseconds;
+    if (probe.total_ms >= kProbeEnoughMs || targets == n)
+      return probe.total_ms * 1e-3 * static_cast<double>(n) / targets;
+  }
+}
+
+std::string seconds_text(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g s", seconds);
+  return text;
+}
+
+// How many alternating tries of each row the budget allows (0: none), from the first row's predicted step.
+int tries_within(const AutoLimits& limits, double step_seconds, std::size_t rows) {
+  for (int tries = kMinTries; tries >= 1; --tries)
+    if (step_seconds * static_cast<double>(tries) * static_cast<double>(rows) <= limits.budget_seconds)
+      return tries;
+  return 0;
+}
+
 }  // namespace
 
 MeasuredForceMethod measure_force_methods(Backend& backend, ForceMethod family, const SimParams& params,
-                                          double time) {
+                                          double time, const AutoLimits& limits) {
   const std::vector<ForceMethod> candidates = auto_candidates(family);
+  const ForceMethod before = backend.force_method();
+  if (!limits.measure) {
+    backend.set_force_method(candidates.front());
+    return {candidates.front(), {}, "nothing measured: no step runs"};
+  }
   backend.synchronize();
   (void)backend.poll_timings();
   std::vector<RowTiming> timings(candidates.size());
@@ -47,15 +95,30 @@ MeasuredForceMethod measure_force_methods(Backend& backend, ForceMethod family, 
     for (const RowTiming& t : timings) least = std::min(least, t.total_ms);
     return least;
   };
-  const ForceMethod before = backend.force_method();
+  const auto spent_ms = [&] {
+    double spent = 0.0;
+    for (const RowTiming& t : timings) spent += t.total_ms;
+    return spent;
+  };
+  std::string unmeasured;
   // Records of the state's own precision: uploading them back is exact, also when a step throws.
   with_records(backend, [&](const auto& saved) {
     try {
-      for (int t = 0; t < kMaxTries; ++t) {
-        if (t >= kMinTries && least_total() >= kEnoughMs) break;
-        for (std::size_t i = 0; i < candidates.size(); ++i) {
+      backend.set_force_method(candidates.front());
+      const std::optional<double> step_seconds = predicted_step_seconds(backend, params, time, limits);
+      const int min_tries = step_seconds ? tries_within(limits, *step_seconds, candidates.size()) : 0;
+      if (!step_seconds)
+        unmeasured = "not measured: a stop signal came";
+      else if (min_tries == 0)
+        unmeasured = "not measured: a step takes about " + seconds_text(*step_seconds) + " here, past auto's " +
+                     seconds_text(limits.budget_seconds) + " to time each scheme";
+      for (int t = 0; unmeasured.empty() && t < kMaxTries; ++t) {
+        if (t >= min_tries && least_total() >= kEnoughMs) break;
+        if (t >= min_tries && spent_ms() * 1e-3 * (t + 1) / t > limits.budget_seconds) break;
+        for (std::size_t i = 0; i < candidates.size() && unmeasured.empty(); ++i) {
+          if (stop_requested(limits)) unmeasured = "not measured: a stop signal came";
           backend.set_force_method(candidates[i]);
-          time_one_step(backend, params, time, timings[i]);
+          if (unmeasured.empty()) time_one_step(backend, params, time, timings[i]);
         }
       }
     } catch (...) {
@@ -65,7 +128,11 @@ MeasuredForceMethod measure_force_methods(Backend& backend, ForceMethod family, 
     }
     backend.upload(saved);
   });
-  MeasuredForceMethod measured{candidates.front(), {}};
+  if (!unmeasured.empty()) {
+    backend.set_force_method(candidates.front());
+    return {candidates.front(), {}, unmeasured};
+  }
+  MeasuredForceMethod measured{candidates.front(), {}, {}};
   double best = 0.0;
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     const double rate = timings[i].fastest.interactions_per_second();

@@ -4,6 +4,8 @@
 // differently: name a row or a variant to compare runs bit for bit.
 #pragma once
 
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "sim/backend.h"
@@ -19,13 +21,24 @@ struct MethodRate {
 
 struct MeasuredForceMethod {
   ForceMethod chosen;
-  std::vector<MethodRate> rates;  // every candidate, in table order
+  std::vector<MethodRate> rates;  // every candidate timed, in table order; empty when none was
+  std::string unmeasured;         // why nothing was timed ("no step runs"), "" when the rows were
+};
+
+// What auto may spend: a measurement predicted past `budget_seconds` (from a probe of a few bodies' kick) is
+// not made, and `stop` (a stop signal) ends one between steps. `measure` false: nothing is timed (a run of
+// no steps).
+struct AutoLimits {
+  double budget_seconds = 3.0;
+  std::function<bool()> stop;
+  bool measure = true;
 };
 
 // Times a few alternating steps of each exact row of `family` (auto_candidates) and keeps another row than
 // the first only when it is 5% faster; the backend's force method is left set to the choice. Timings queued
 // before the call (a viewer frame's last step) are dropped: they are not the measurement's.
+// Within `limits`: the first row, untimed, where the budget or a stop signal does not allow the rows.
 MeasuredForceMethod measure_force_methods(Backend& backend, ForceMethod family, const SimParams& params,
-                                          double time);
+                                          double time, const AutoLimits& limits = {});
 
 }  // namespace coalesce

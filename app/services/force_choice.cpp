@@ -15,6 +15,8 @@ std::string named(ForceMethod method) {
 }
 
 std::string describe(const MeasuredForceMethod& measured, const Backend& backend) {
+  if (!measured.unmeasured.empty())
+    return named(measured.chosen) + " (auto: " + measured.unmeasured + "; --forces names a scheme)";
   std::string rates;
   for (const MethodRate& r : measured.rates) {
     char rate[64];
@@ -60,7 +62,7 @@ ForceChoice sliced_forces(ForceMethod family, std::optional<ForceMethod> asked) 
 }
 
 ForceChoice choose_forces(Backend& backend, ForceMethod family, const SimParams& params, double time,
-                          std::optional<ForceMethod> asked) {
+                          std::optional<ForceMethod> asked, const AutoLimits& limits) {
   const ForceMethod first = family_of(family);
   if (!has_forces_choice(first)) {
     backend.set_force_method(first);
@@ -70,7 +72,7 @@ ForceChoice choose_forces(Backend& backend, ForceMethod family, const SimParams&
     backend.set_force_method(asked_row(first, *asked));
     return {*asked, named(*asked)};
   }
-  const MeasuredForceMethod measured = measure_force_methods(backend, first, params, time);
+  const MeasuredForceMethod measured = measure_force_methods(backend, first, params, time, limits);
   return {measured.chosen, describe(measured, backend)};
 }
 

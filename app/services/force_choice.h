@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "sim/auto_choice.h"
 #include "sim/backend.h"
 #include "sim/force_method.h"
 #include "sim/sim_params.h"
@@ -22,8 +23,9 @@ struct ForceChoice {
 
 // `family`: the run's solver family; `asked`: the row --forces named, or none for auto. A family of one row
 // gets it, silently. The backend's force method is left set to the choice.
+// auto measures within `limits` (sim/auto_choice.h), else keeps the first row and says why.
 ForceChoice choose_forces(Backend& backend, ForceMethod family, const SimParams& params, double time,
-                          std::optional<ForceMethod> asked);
+                          std::optional<ForceMethod> asked, const AutoLimits& limits = {});
 
 // The line refusing --forces where no family with a choice runs and nothing can switch to one (`run`: "this
 // --steps run"), rather than ignore it; `fix` says what to do. The viewer keeps --forces for a switch.
