@@ -8,6 +8,7 @@
 #include <exception>
 #include <memory>
 #include <new>
+#include <optional>
 #include <string>
 
 #include "app/cli/camera_from.h"
@@ -15,6 +16,7 @@
 #include "app/cli/commands.h"
 #include "app/ranks/rank_agreement.h"
 #include "app/ranks/ranks.h"
+#include "app/services/interrupt.h"
 #include "sim/errors.h"
 #include "sim/exit_ledger.h"
 #include "sim/printable.h"
@@ -84,7 +86,18 @@ std::string out_of_memory_advice(const coalesce::Options& options) {
   return "try a smaller --particles";
 }
 
+// Whether the command is --steps or the viewer, which stop on a signal after saving (bench and lab end as
+// the signal's default action ends them): bench and lab are named first or not at all.
+bool stops_on_signals(int argc, char** argv) {
+  if (argc < 2) return true;
+  const std::string first = argv[1];
+  return first != "bench" && first != "lab";
+}
+
 int run_and_report(int argc, char** argv) {
+  // Before anything slow (MPI, the device): a signal during start-up then ends the run as one after it does.
+  std::optional<coalesce::StopSignals> early_stop;
+  if (stops_on_signals(argc, argv)) early_stop.emplace();
   std::unique_ptr<coalesce::Ranks> ranks;
   std::string memory_advice = "try a smaller --particles";
   try {

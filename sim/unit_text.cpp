@@ -29,6 +29,15 @@ std::string words(const UnitSpelling* begin, const UnitSpelling* end, const char
   return out + " (\"" + example + "\")";
 }
 
+// "1e10\tMsun" -> "1e10 Msun": the number and the unit as they parsed, one space between, for the index and
+// the files' attributes.
+std::string canonical(std::string_view text) {
+  text = trimmed(text);
+  std::size_t blank = text.find_first_of(" \t");
+  if (blank == std::string_view::npos) return std::string(text);
+  return std::string(text.substr(0, blank)) + " " + std::string(trimmed(text.substr(blank)));
+}
+
 }  // namespace
 
 std::optional<double> quantity_in_cgs(std::string_view text, const UnitSpelling* begin,
@@ -57,7 +66,7 @@ std::string mass_words() {
 std::optional<PhysicalUnits> physical_units(std::string_view length, std::string_view mass) {
   const std::optional<double> cm = length_in_cm(length), g = mass_in_g(mass);
   if (!cm || !g) return std::nullopt;
-  PhysicalUnits units{*cm, *g, std::string(trimmed(length)), std::string(trimmed(mass))};
+  PhysicalUnits units{*cm, *g, canonical(length), canonical(mass)};
   if (!positive_finite(units.velocity_in_cm_per_s()) || !positive_finite(units.time_in_s()))
     return std::nullopt;
   return units;

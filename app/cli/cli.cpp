@@ -122,16 +122,19 @@ Options parse_arguments(const std::vector<std::string>& arguments) {
       throw UsageError(std::string(spec->name) + " is given twice; give it once");
     given.emplace_back(spec->name);
 
-    if (spec->count > 1) {  // --compare A.json B.json: the values follow, none glued on with '='
+    if (spec->count > 1) {  // --compare A.json B.json, --snapshot-every=K DIR: the first value may be glued on
+      const bool glued = equals != std::string::npos;
       const auto missing = [&](std::size_t k) {
         return i + k >= arguments.size() || arguments[i + k].rfind("--", 0) == 0;
       };
-      for (int k = 1; k <= spec->count; ++k)
-        if (equals != std::string::npos || missing(static_cast<std::size_t>(k)))
+      const int following = spec->count - (glued ? 1 : 0);
+      for (int k = 1; k <= following; ++k)
+        if (missing(static_cast<std::size_t>(k)) || (glued && equals + 1 == argument.size()))
           throw UsageError(std::string(spec->name) + " needs " + count_word(spec->count) + " values, " +
                            std::string(spec->value) + " (try " + example_of(*spec) + ")");
-      for (int k = 0; k < spec->count; ++k)
-        spec->apply(options, arguments[++i], cli::ValueContext{spec->name, spec->example});
+      const cli::ValueContext context{spec->name, spec->example};
+      if (glued) spec->apply(options, argument.substr(equals + 1), context);
+      for (int k = 0; k < following; ++k) spec->apply(options, arguments[++i], context);
       continue;
     }
     std::string value;
@@ -186,6 +189,9 @@ void check_combinations(const Options& options, const std::vector<std::string>& 
     throw UsageError(
         "--monitor-every prints during a --steps run; the viewer's panel shows the same live (add "
         "--steps N, or drop --monitor-every)");
+  if (options.steps && options.monitor_every && *options.monitor_every > *options.steps)
+    throw UsageError("--monitor-every " + std::to_string(*options.monitor_every) + " prints nothing in --steps " +
+                     std::to_string(*options.steps) + " (give K <= N, or drop --monitor-every)");
   if (has("--format") && options.save_state.empty() && !options.snapshot_every && options.load_state.empty())
     throw UsageError(
         "--format names the format of state files, but no --save-state, --load-state or "

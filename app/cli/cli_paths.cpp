@@ -3,7 +3,10 @@
 // output is an input or another output (app/services/run_files.h).
 #include <sys/stat.h>
 
+#include <filesystem>
+#include <optional>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "app/bench/bench_plot.h"
@@ -37,6 +40,35 @@ void check_scene(const std::string& scene) {
   check_input_path("--scene", scene);
 }
 
+// An output whose directory is a --snapshot-every folder that does not exist yet: the real refusal (it would
+// be inside the series' folder) before "create the directory first", which would only lead to it.
+void refuse_inside_new_folder(const std::string& flag, const std::string& path, const NewFolder& folder) {
+  if (folder.exists) return;  // an existing folder: check_run_files matches it by identity
+  namespace fs = std::filesystem;
+  std::error_code error;
+  const fs::path parent = fs::absolute(fs::path(path).parent_path(), error).lexically_normal();
+  const fs::path dir = fs::absolute(fs::path(folder.directory), error).lexically_normal();
+  if (error || parent.empty() || (parent / "") != (dir / "")) return;
+  throw UsageError(flag + " " + path + " is inside --snapshot-every's folder " + folder.shown +
+                   ", which receives the snapshots; write it elsewhere");
+}
+
+// --format where it can only mean the input's format and contradicts its extension: refused, as it would be
+// for an output, rather than ignored. Where it names a series' or an extension-less output's format, it
+// is for them.
+void check_input_format(const Options& options) {
+  const std::optional<StateFormat> named = format_of_extension(options.load_state);
+  const std::optional<StateFormat> given = options.state_format;
+  if (!named || !given || *named == *given) return;
+  if (*named == StateFormat::Tipsy && *given == StateFormat::TipsyNative) return;  // either byte order reads
+  const bool for_an_output = options.snapshot_every ||
+                             (!options.save_state.empty() && !format_of_extension(options.save_state));
+  if (for_an_output) return;
+  throw UsageError("--load-state " + options.load_state + " names a " + std::string(format_name(*named)) +
+                   " file, but --format says " + std::string(format_name(*given)) +
+                   " (drop --format, or give the file the extension of its format)");
+}
+
 }  // namespace
 
 void check_paths(const Options& options) {
@@ -53,19 +85,24 @@ void check_paths(const Options& options) {
     outputs = {shot.png, shot.json};
     sidecars.emplace_back(shot.json, kScreenshotSchemaPrefix);
   }
-  if (!options.load_state.empty()) input_format("--load-state", options.load_state, options.state_format);
+  if (!options.load_state.empty()) {
+    check_input_format(options);
+    input_format("--load-state", options.load_state, options.state_format);
+  }
+  std::optional<NewFolder> series;
+  if (options.snapshot_every) {
+    series = check_new_folder("--snapshot-every", options.snapshot_dir, "out/snaps");
+    folders.push_back({"--snapshot-every", series->shown, series->directory, "the snapshots"});
+  }
   if (!options.save_state.empty()) {
     const StateFormat format = output_format("--save-state", options.save_state, options.state_format);
     for (const std::string& path : {options.save_state, non_finite_state_path(options.save_state)}) {
       const std::string flag = path == options.save_state ? "--save-state" : "--save-state's non-finite copy";
+      if (series) refuse_inside_new_folder(flag, path, *series);
       outputs.push_back(check_output_path(flag, path));
       for (const std::string& companion : companion_paths(path, format))
         outputs.push_back(check_output_path(flag + "'s IDs", companion));
     }
-  }
-  if (options.snapshot_every) {
-    const NewFolder folder = check_new_folder("--snapshot-every", options.snapshot_dir, "out/snaps");
-    folders.push_back({"--snapshot-every", folder.shown, folder.directory, "the snapshots"});
   }
   if (!options.json.empty()) outputs.push_back(check_output_path("--json", options.json, StdoutUse::Allow));
   if (!options.record.empty()) {

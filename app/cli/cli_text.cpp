@@ -35,6 +35,7 @@ std::string usage_text() {
       "  coalesce [options]                                    the viewer (window)\n"
       "  coalesce --headless --frames N --screenshot out.png   render offscreen, write PNG + JSON\n"
       "  coalesce --steps N [--save-state F] [--load-state F]  simulate with no window, print stats\n"
+      "  coalesce --steps N --snapshot-every K DIR [--format F]  a snapshot series with its index.json\n"
       "  coalesce bench [options]                              sweep layouts x kernels x sizes\n"
       "  coalesce lab [options]                                the access-pattern lab\n\n"
       "viewer and --steps options:\n";

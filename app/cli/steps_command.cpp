@@ -24,6 +24,7 @@
 #include "app/services/snapshot_series.h"
 #include "app/services/state_output.h"
 #include "sim/diagnostics.h"
+#include "sim/exit_ledger.h"
 #include "sim/errors.h"
 #include "sim/force_method.h"
 #include "sim/printable.h"
@@ -43,6 +44,14 @@ std::string energy_text(const RunMonitor& monitor, const MonitorSample& after) {
          number_text(", |momentum| %.3e", momentum);
 }
 
+// Whether the run writes a format that records physical units (GADGET HDF5): --save-state's or the series'.
+bool writes_units_format(const Options& options) {
+  const auto hdf5 = [](StateFormat format) { return format == StateFormat::GadgetHdf5; };
+  if (!options.save_state.empty() && hdf5(output_format("--save-state", options.save_state, options.state_format)))
+    return true;
+  return options.snapshot_every && hdf5(options.state_format.value_or(StateFormat::Npy));
+}
+
 }  // namespace
 
 int run_steps(const Options& options, Ranks& ranks) {
@@ -51,7 +60,11 @@ int run_steps(const Options& options, Ranks& ranks) {
   // its line and the state saved. The ledger is complete before a signal can be handled.
   if (root && !options.save_state.empty()) plan_output(check_output_path("--save-state", options.save_state));
   std::optional<SnapshotPlan> snapshots;
-  if (root && options.snapshot_every) snapshots = plan_snapshots(options);
+  if (root && options.snapshot_every) {
+    snapshots = plan_snapshots(options);
+    exit_ledger::plan_note(printable("--snapshot-every " + snapshots->folder.shown) +
+                           ": the snapshots its index.json lists stay");
+  }
   const StopSignals interrupt;
   Scene scene{};
   InitialState initial;
@@ -84,11 +97,13 @@ int run_steps(const Options& options, Ranks& ranks) {
   if (root && !selection.notice.empty()) std::fprintf(stderr, "coalesce: %s\n", selection.notice.c_str());
   Backend& backend = *selection.backend;
   backend.set_tree_settings(tree_settings_of(options));
-  SimClock clock;
+  SimClock clock{0, initial.time};  // a loaded file's clock goes on
   ForceChoice forces;
   agreed(ranks, [&] {
     if (!ranks.distributed()) {
-      forces = choose_forces(backend, family, params, clock.time(params.dt), options.forces);
+      // auto times the schemes only for a run that steps, within a budget, and a stop signal ends it.
+      const AutoLimits limits{AutoLimits{}.budget_seconds, [&] { return interrupt.requested(); }, steps > 0};
+      forces = choose_forces(backend, family, params, clock.time(params.dt), options.forces, limits);
       return;
     }
     forces = sliced_forces(family, options.forces);
@@ -103,7 +118,7 @@ int run_steps(const Options& options, Ranks& ranks) {
   StateWriting writing;
   writing.format = options.state_format;
   writing.ids = std::move(initial.ids);
-  writing.units = initial.units ? initial.units : scene.units;
+  writing.units = initial.units;
   writing.softening = params.softening;
   std::optional<SnapshotSeries> series;
   if (snapshots) series.emplace(*snapshots, series_run(scene.name, backend, params, writing));
@@ -131,11 +146,18 @@ int run_steps(const Options& options, Ranks& ranks) {
   const auto start = std::chrono::steady_clock::now();
   std::int64_t done = 0;
   int stop = 0;  // the signal every rank stopped on
+  std::string series_stop;  // why the series stopped the run: a state that went NaN or Inf at a snapshot
   if (!ranks.distributed()) {
-    for (; done < steps && !interrupt.requested(); ++done) {
+    while (done < steps && !interrupt.requested()) {
       backend.step(params, clock.time(params.dt));
       ++clock.step;
-      after_step();
+      ++done;
+      try {
+        after_step();
+      } catch (const NonFiniteState& e) {
+        series_stop = e.what();  // no step after it: every later snapshot would be NaN too
+        break;
+      }
     }
     stop = interrupt.signal();
   } else {
@@ -179,17 +201,22 @@ int run_steps(const Options& options, Ranks& ranks) {
   }
   if (saving && bad.empty()) line += ", state saved to " + printable(saved_to);
   if (saving && !final_state.rounded.empty()) line += " (" + final_state.rounded + ")";
+  if (!initial.unitless_file.empty() && writes_units_format(options))
+    line += "; no physical units written: " + printable(initial.unitless_file) +
+            " has none, and --scene NAME labels a state with that scene's";
   // A stop signal lets the snapshot in progress and its index finish: the series is whole up to its last
   // file.
-  if (series)
+  if (series && series_stop.empty())
     line += (stopped ? "; the series is complete up to the stop: " : "; ") + printable(series->summary());
+  if (series && !series->rounded().empty()) line += " (" + series->rounded() + ")";
   std::puts(line.c_str());
 
   if (!bad.empty()) {
     const std::string where =
         saving ? "; saved it to " + saved_to + ", leaving " + options.save_state + " untouched" : "";
+    const std::string series_text = series_stop.empty() ? "" : "; " + printable(series_stop);
     throw RuntimeFailure("the state is not finite after " + std::to_string(done) + " steps (particle " + bad +
-                         ")" + where + "; try a smaller --dt or a larger --softening");
+                         ")" + where + series_text + "; try a smaller --dt or a larger --softening");
   }
   return stop != 0 ? 128 + stop : 0;
 }

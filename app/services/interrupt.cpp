@@ -75,7 +75,7 @@ void plan_output(const OutputFile& file) {
 }
 
 StopSignals::StopSignals() {
-  exit_ledger::reset_stop_signal();
+  // No reset: a signal that came since main installed the handler (app/main.cpp) stops this run too.
   struct sigaction action {};
   action.sa_handler = on_stop_signal;
   sigemptyset(&action.sa_mask);

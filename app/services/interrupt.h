@@ -28,6 +28,8 @@ void plan_output(const OutputFile& file);
 // Installs the handler for the rest of the process: a signal that comes while the run winds down (files
 // closing, the last line printed) must still be handled, never kill the process half-way. A stop signal
 // ignored when the program started stays ignored (`nohup coalesce ...` runs on when its terminal closes).
+// main installs it first thing for --steps and the viewer, so a signal during start-up is not the default
+// action's; a run's own StopSignals then sees it.
 class StopSignals {
  public:
   StopSignals();

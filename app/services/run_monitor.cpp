@@ -59,7 +59,7 @@ std::string RunMonitor::line(const MonitorSample& sample, const Backend& backend
   text += number_text("energy %.9g", d.total_energy) + (change ? number_text(" (drift %.2e)", *change) : "") +
           number_text(", |P| %.3e", length(d.momentum)) +
           number_text(", |L| %.6g", length(d.angular_momentum)) +
-          (virial ? number_text(", 2K/|W| %.4f", *virial) : ", 2K/|W| unknown (W = 0)") + "; potential " +
+          (virial ? number_text(", 2K/|W| %.4g", *virial) : ", 2K/|W| unknown (W = 0)") + "; potential " +
           potential_of(d, backend);
   return text;
 }

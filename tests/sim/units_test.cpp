@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,19 @@ TEST(Units, EachSpellingReadsAsItsValue) {
     EXPECT_DOUBLE_EQ(*mass_in_g(text), value * c.cgs) << text;
     EXPECT_FALSE(length_in_cm(text).has_value()) << text;
   }
+}
+
+// The texts a file and the snapshot index carry are the number and the unit, one space apart, whatever
+// blanks the scene put around and between them.
+TEST(Units, TextsAreKeptWithOneSpace) {
+  testing::TestRng rng;
+  const std::string blanks[] = {" ", "\t", " \t ", "\t\t"};
+  const auto blank = [&] { return blanks[rng.uniform_int(0, 3)]; };
+  const std::optional<PhysicalUnits> units =
+      physical_units(blank() + "10" + blank() + "kpc" + blank(), "1e11" + blank() + "Msun");
+  ASSERT_TRUE(units);
+  EXPECT_EQ(units->length_text, "10 kpc");
+  EXPECT_EQ(units->mass_text, "1e11 Msun");
 }
 
 TEST(Units, MalformedTextsAreRefused) {
