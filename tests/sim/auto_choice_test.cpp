@@ -13,10 +13,10 @@ namespace {
 
 using testing::TestRng;
 
-struct Run {
+struct BackendState {
   std::vector<Particle> state;
   CpuBackend backend;
-  explicit Run(TestRng& rng)
+  explicit BackendState(TestRng& rng)
       : state(testing::random_particles(rng, rng.uniform_int(64, 512))),
         backend(static_cast<int>(state.size()), testing::random_layout(rng), 2) {
     backend.upload(state);
@@ -37,7 +37,7 @@ TEST(AutoChoice, LimitsKeepTheFirstRowAndTheStateAsItWas) {
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.why);
-    Run run(rng);
+    BackendState run(rng);
     run.backend.set_force_method(ForceMethod::MutualAllPairs);
     const MeasuredForceMethod measured =
         measure_force_methods(run.backend, ForceMethod::OneSidedAllPairs, params, 0.0, c.limits);
@@ -51,7 +51,7 @@ TEST(AutoChoice, LimitsKeepTheFirstRowAndTheStateAsItWas) {
 
 TEST(AutoChoice, WithinTheBudgetEveryRowIsTimedAndTheStateKept) {
   TestRng rng;
-  Run run(rng);
+  BackendState run(rng);
   const MeasuredForceMethod measured =
       measure_force_methods(run.backend, ForceMethod::OneSidedAllPairs, SimParams{}, 0.0, AutoLimits{});
   EXPECT_TRUE(measured.unmeasured.empty()) << measured.unmeasured;
