@@ -70,6 +70,13 @@ struct BenchRow {
   // its share of it; "" and 0 for the compute-bound all-pairs forces.
   std::string ceiling{};
   double percent_of_ceiling = 0;
+  double ceiling_gbps = 0;  // the GB/s percent_of_ceiling divides by; 0 with no ceiling
+  // Bytes one timed pass of that ceiling moved (read + written): the row's own bytes when the row moves
+  // fewer than the start-up ceiling, else the start-up ceiling's; none on a GPU (its copy is the device's).
+  std::optional<double> ceiling_bytes{};
+  // The row's working set (the ceiling's two buffers) fits in the last-level cache: the row runs from the
+  // cache, against a ceiling of its own size. None on a GPU or when the cache's size is unknown.
+  std::optional<bool> from_cache{};
   double scratch_bytes = 0;  // of `bytes`: the partial sums written and read back (all-pairs forces), else 0
   std::optional<TreeBench> tree{};  // tree forces rows only
 };
