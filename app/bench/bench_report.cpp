@@ -210,6 +210,7 @@ std::string bench_json(const BenchResult& r) {
          r.plan.repeat_budget_ms > 0 ? nlohmann::json(r.plan.repeat_budget_ms) : nlohmann::json(nullptr)},
         {"warmup_calls", r.plan.warmup_calls},
         {"warmup_ms", r.plan.warmup_ms},
+        {"slow_warmup_calls", r.plan.slow_warmup_calls},
         {"statistic", "median"},
         {"launches", r.device.gpu
                          ? "each row's timed calls queued behind a held stream, then released, so each "
