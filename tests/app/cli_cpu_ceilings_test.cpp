@@ -69,7 +69,9 @@ TEST(CliCpuCeilings, EachRowIsComparedWithTheCeilingThatMovesBytesAsItsKernelDoe
                                  doc.at("device").at("cpu").at("copy").at("buffer_bytes").get<double>();
     const double ceiling_bytes = row.at("ceiling_bytes").get<double>();
     EXPECT_EQ(ceiling_bytes, std::min(startup_bytes, ceiling_bytes));
-    if (ceiling_bytes == startup_bytes) EXPECT_EQ(row.at("ceiling_gbps"), measured.at(ceiling).at("gbps"));
+    if (ceiling_bytes == startup_bytes) {
+      EXPECT_EQ(row.at("ceiling_gbps"), measured.at(ceiling).at("gbps"));
+    }
     const double percent = 100.0 * row.at("gbps").get<double>() / row.at("ceiling_gbps").get<double>();
     EXPECT_NEAR(row.at("percent_of_ceiling").get<double>(), percent, 1e-9 * percent);
     ++rows;
