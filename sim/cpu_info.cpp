@@ -179,10 +179,9 @@ void read_last_level_cache(CpuFacts& f) {
 #else
 #define COALESCE_WIDEST_VECTORS
 #endif
-COALESCE_WIDEST_VECTORS __attribute__((no_sanitize("address", "undefined"))) void move_words(Ceiling c, std::uint32_t* to,
-                                                                      const std::uint32_t* from,
-                                                                      std::size_t first, std::size_t last,
-                                                                      std::uint32_t key) {
+COALESCE_WIDEST_VECTORS __attribute__((no_sanitize("address", "undefined"))) void move_words(
+    Ceiling c, std::uint32_t* to, const std::uint32_t* from, std::size_t first, std::size_t last,
+    std::uint32_t key) {
   switch (c) {
     case Ceiling::Copy:
       std::memcpy(to + first, from + first, (last - first) * sizeof(std::uint32_t));
@@ -304,7 +303,8 @@ const CpuFacts& measured() {
 
 }  // namespace
 
-CpuCeilingMeasure measure_cpu_ceiling(Ceiling c, std::size_t buffer_bytes, int most_passes, double budget_ms) {
+CpuCeilingMeasure measure_cpu_ceiling(Ceiling c, std::size_t buffer_bytes, int most_passes,
+                                      double budget_ms) {
   const CpuCopyMethod& m = measured().copy;
   return CeilingPasses(buffer_bytes, m.threads).measure(c, m.warmups, m.copies, most_passes, budget_ms / 1e3);
 }
@@ -316,7 +316,8 @@ std::size_t cpu_ceiling_buffer_bytes(Ceiling c, double row_bytes, std::size_t st
   return std::max(static_cast<std::size_t>(share) / kCacheLine, std::size_t{1}) * kCacheLine;
 }
 
-std::optional<bool> fits_in_cache(std::size_t buffer_bytes, std::optional<std::size_t> last_level_cache_bytes) {
+std::optional<bool> fits_in_cache(std::size_t buffer_bytes,
+                                  std::optional<std::size_t> last_level_cache_bytes) {
   if (!last_level_cache_bytes) return std::nullopt;
   return kCeilingBuffers * buffer_bytes <= *last_level_cache_bytes;
 }

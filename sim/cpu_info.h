@@ -38,12 +38,14 @@ std::size_t cpu_ceiling_buffer_bytes(Ceiling c, double row_bytes, std::size_t st
 // Ceiling `c` measured as at start-up (the kernels' threads, its warm-ups, at least its timed passes) on two
 // buffers of `buffer_bytes` (rounded down to whole cache lines): a row's own-size ceiling
 // (cpu_ceiling_buffer_bytes). More passes until `most_passes` or until they took `budget_ms` (0: no
-// budget), as the row repeats: a pass in the cache takes microseconds, and a median of 9 was as noisy.
+// budget), as the row repeats: a pass in the cache takes microseconds, and 9 of them sample little of
+// what the other users of a shared core do.
 CpuCeilingMeasure measure_cpu_ceiling(Ceiling c, std::size_t buffer_bytes, int most_passes, double budget_ms);
 
 // Whether a ceiling's two buffers of `buffer_bytes` (the working set of the row it is measured for) fit in
 // the last-level cache together; none when the cache's size is unknown.
-std::optional<bool> fits_in_cache(std::size_t buffer_bytes, std::optional<std::size_t> last_level_cache_bytes);
+std::optional<bool> fits_in_cache(std::size_t buffer_bytes,
+                                  std::optional<std::size_t> last_level_cache_bytes);
 
 // The last-level cache's size as cpu_facts() reads it, without measuring anything; none when unknown.
 std::optional<std::size_t> cpu_last_level_cache_bytes();

@@ -35,25 +35,30 @@ nlohmann::json issue_limit_method(const CpuFacts& cpu) {
   return out;
 }
 
-// The CPU's "ceil at" cell: the bytes one pass of the row's ceiling moved, "L3" when the row fits in the L3.
+// The mark of a row that runs from the last-level cache: its level, "L3", or "cache" when unknown.
+std::string cache_mark(const CpuFacts& cpu) {
+  return cpu.last_level_cache_level > 0 ? "L" + std::to_string(cpu.last_level_cache_level) : "cache";
+}
+
+// The CPU's "ceil at" cell: the bytes one pass of the row's ceiling moved, and the mark when the row runs
+// from the cache.
 std::string ceiling_at_cell(const BenchRow& row, const CpuFacts& cpu) {
   if (!row.ceiling_bytes) return "";
   char cell[48];
   std::snprintf(cell, sizeof cell, "%.1f MB", *row.ceiling_bytes / 1e6);
-  if (row.from_cache.value_or(false))
-    return cell + (cpu.last_level_cache_level > 0 ? " L" + std::to_string(cpu.last_level_cache_level) : " cache");
-  return cell;
+  return row.from_cache.value_or(false) ? cell + (" " + cache_mark(cpu)) : std::string(cell);
 }
 
 // Under the CPU's table: what "ceil at" says, once.
 void print_ceiling_at_note(const BenchResult& r, const CpuFacts& cpu, std::FILE* out) {
-  const bool any = std::any_of(r.rows.begin(), r.rows.end(), [](const BenchRow& row) { return row.ceiling_bytes; });
+  const bool any =
+      std::any_of(r.rows.begin(), r.rows.end(), [](const BenchRow& row) { return row.ceiling_bytes; });
   if (!any) return;
   std::fprintf(out,
-               "ceil at: bytes one pass of the row's ceiling moved: the row's own when it moves fewer than the "
-               "start-up ceiling, so a row the cache holds meets a ceiling it holds too; L%d: the row fits in %s "
-               "and runs from it\n",
-               cpu.last_level_cache_level, cache_text(cpu).c_str());
+               "ceil at: bytes one pass of the row's ceiling moved: the row's own when it moves fewer than "
+               "the start-up ceiling, so a row the cache holds meets a ceiling it holds too; %s: the row fits "
+               "in %s and runs from it\n",
+               cache_mark(cpu).c_str(), cache_text(cpu).c_str());
 }
 
 }  // namespace

@@ -8,8 +8,8 @@
 #include <chrono>
 #include <cstdio>
 #include <map>
-#include <utility>
 #include <random>
+#include <utility>
 
 #include "app/services/backend_factory.h"
 #include "app/bench/bench_stats.h"
@@ -192,7 +192,8 @@ class RowCeilings {
     const auto key = std::make_pair(ceiling, buffer);
     const auto known = m_measured.find(key);
     if (known != m_measured.end()) return known->second;
-    return m_measured[key] = measure_cpu_ceiling(ceiling, buffer, m_plan.repeats, m_plan.repeat_budget_ms).gbps;
+    return m_measured[key] =
+               measure_cpu_ceiling(ceiling, buffer, m_plan.repeats, m_plan.repeat_budget_ms).gbps;
   }
 
   const DeviceInfo& m_device;

@@ -30,10 +30,10 @@ struct BenchPlan {
   // so slow rows stay short and fast rows get many samples; 0: exactly `repeats`.
   int min_repeats = 0;
   double repeat_budget_ms = 0;
-  int warmup_calls = 30;    // at least this many calls...
-  double warmup_ms = 10.0;  // ...and at least this much work before timing (timing hygiene, docs/perf.md)
-  int slow_warmup_calls = 3;  // a slow call (>= 20 x warmup_ms) warms up this many times only
-  bool counters = true;     // a counter pass per row after the timed one (--no-counters: none)
+  int warmup_calls = 30;      // at least this many calls...
+  double warmup_ms = 10.0;    // ...and at least this much work before timing (timing hygiene, docs/perf.md)
+  int slow_warmup_calls = 3;  // ...except that a slow call (>= 20 x warmup_ms) warms up this many times only
+  bool counters = true;       // a counter pass per row after the timed one (--no-counters: none)
 
   const std::vector<int>& particles_of(ForceMethod method) const {
     return particles[static_cast<std::size_t>(family_of(method))];

@@ -42,14 +42,18 @@ TEST(CliCpuCacheCeilings, ARowTheCacheHoldsMeetsACeilingOfItsOwnSizeAndDoesNotBe
   const std::string out = dir.file("cached.json");
   // Every row's bytes within half the cache, so its working set fits whatever the other core's users hold.
   constexpr int kStep = 4096;
-  const int n = std::max(kStep, static_cast<int>(*cache / 2 / largest_row_bytes_per_particle()) / kStep * kStep);
+  const int n =
+      std::max(kStep, static_cast<int>(*cache / 2 / largest_row_bytes_per_particle()) / kStep * kStep);
   const std::string layout(to_string(testing::random_layout(rng)));
-  const auto run = testing::run_coalesce({"bench", "--backend", "cpu", "--solver", "attractors", "--particles",
-                                          std::to_string(n), "--layouts", layout, "--json", out});
+  const auto run =
+      testing::run_coalesce({"bench", "--backend", "cpu", "--solver", "attractors", "--particles",
+                             std::to_string(n), "--layouts", layout, "--json", out});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const json doc = json::parse(testing::read_file(out));
-  ASSERT_EQ(doc.at("device").at("cpu").at("last_level_cache_bytes").get<double>(), static_cast<double>(*cache));
-  const std::string level = "L" + std::to_string(doc.at("device").at("cpu").at("last_level_cache_level").get<int>());
+  ASSERT_EQ(doc.at("device").at("cpu").at("last_level_cache_bytes").get<double>(),
+            static_cast<double>(*cache));
+  const std::string level =
+      "L" + std::to_string(doc.at("device").at("cpu").at("last_level_cache_level").get<int>());
   int rows = 0;
   for (const json& row : doc.at("rows")) {
     SCOPED_TRACE(row.dump());
@@ -61,7 +65,8 @@ TEST(CliCpuCacheCeilings, ARowTheCacheHoldsMeetsACeilingOfItsOwnSizeAndDoesNotBe
     // Its own size: the row's bytes, less what rounding each buffer down to a cache line leaves out.
     const double bytes = row.at("bytes").get<double>();
     const double ceiling_bytes = row.value("ceiling_bytes", 0.0);
-    EXPECT_TRUE(ceiling_bytes <= bytes && ceiling_bytes > bytes - 3 * 64) << "the ceiling is not the row's size";
+    EXPECT_TRUE(ceiling_bytes <= bytes && ceiling_bytes > bytes - 3 * 64)
+        << "the ceiling is not the row's size";
     const double ceiling_gbps = row.value("ceiling_gbps", 0.0);
     EXPECT_NEAR(percent, 100 * row.at("gbps").get<double>() / ceiling_gbps, 1e-9 * percent);
     ++rows;

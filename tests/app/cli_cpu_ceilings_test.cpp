@@ -62,7 +62,8 @@ TEST(CliCpuCeilings, EachRowIsComparedWithTheCeilingThatMovesBytesAsItsKernelDoe
     const std::string ceiling = expected_ceiling(kernel);
     SCOPED_TRACE(row.dump());
     EXPECT_EQ(row.at("ceiling"), ceiling);
-    // The start-up ceiling, or for a row that moves fewer bytes the same ceiling at the row's size (issue 41).
+    // The start-up ceiling, or for a row that moves fewer bytes the same ceiling at the row's size (issue
+    // 41).
     const CeilingInfo& info = *std::find_if(kCeilingTable.begin(), kCeilingTable.end(),
                                             [&](const CeilingInfo& c) { return c.name == ceiling; });
     const double startup_bytes = static_cast<double>(info.buffers_read + info.buffers_written) *

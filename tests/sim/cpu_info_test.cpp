@@ -45,7 +45,8 @@ TEST(CpuInfo, ARowsCeilingIsItsOwnSizeUpToTheStartUpOne) {
     const double row_bytes = rng.uniform(1.0f, 4.0f * static_cast<float>(startup));
     const std::size_t buffer = cpu_ceiling_buffer_bytes(c.ceiling, row_bytes, startup);
     const double counted = static_cast<double>(c.buffers_read + c.buffers_written);
-    SCOPED_TRACE(std::string(c.name) + " row " + std::to_string(row_bytes) + " B: buffer " + std::to_string(buffer));
+    SCOPED_TRACE(std::string(c.name) + " row " + std::to_string(row_bytes) + " B: buffer " +
+                 std::to_string(buffer));
     EXPECT_EQ(buffer % 64, 0u);
     EXPECT_GE(buffer, 64u);
     EXPECT_LE(buffer, startup);
