@@ -30,6 +30,7 @@ namespace coalesce {
 namespace {
 
 constexpr std::size_t kMiB = std::size_t{1} << 20;
+constexpr std::size_t kCacheLine = 64;  // the ceilings' threads split their buffers into whole lines
 
 // The all-pairs inner loop of each target and precision as GCC 12 -O3 builds it for x86-64 (no -march):
 // instructions per iteration and the multiply-class ones among them, counted by scripts/cpu-loop-count in
@@ -171,10 +172,16 @@ void read_last_level_cache(CpuFacts& f) {
 
 // One pass of a ceiling over words [first, last). Not instrumented by the sanitizers: the ceiling is the
 // machine's, and a sanitized build would otherwise measure its own checks (and take minutes doing it).
-__attribute__((no_sanitize("address", "undefined"))) void move_words(Ceiling c, std::uint32_t* to,
-                                                                      const std::uint32_t* from,
-                                                                      std::size_t first, std::size_t last,
-                                                                      std::uint32_t key) {
+// Built for the widest vectors too, as the kernels are (sim/cpu_simd.cpp): in the cache a 128-bit loop is
+// slower than the AVX-512 pack, which then beat its own-size ceiling by 27% (issue 41).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define COALESCE_WIDEST_VECTORS __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define COALESCE_WIDEST_VECTORS
+#endif
+COALESCE_WIDEST_VECTORS __attribute__((no_sanitize("address", "undefined"))) void move_words(
+    Ceiling c, std::uint32_t* to, const std::uint32_t* from, std::size_t first, std::size_t last,
+    std::uint32_t key) {
   switch (c) {
     case Ceiling::Copy:
       std::memcpy(to + first, from + first, (last - first) * sizeof(std::uint32_t));
@@ -207,40 +214,63 @@ WordBuffer huge_page_buffer(std::size_t bytes, unsigned char fill) {
   return buffer;
 }
 
-// The ceilings (sim/memory_ceiling.h), all three over one pair of buffers: every thread of a pool as large
-// as the kernels' moves its part of the buffers as each row says; the median of the timed passes, bytes
-// read + written, 1 GB = 1e9 B. The word loops are plain C++ so the compiler vectorizes them with ordinary
-// stores, as it does the kernels.
-void measure_ceilings(CpuCopyMethod& m, std::array<CpuCeilingMeasure, kCeilingCount>& out) {
-  using Word = std::uint32_t;
-  const std::size_t block = kMiB;  // parallel_for hands out whole MiB blocks, contiguous per thread
-  const int blocks = static_cast<int>(m.buffer_bytes / block);
-  const std::size_t words = m.buffer_bytes / sizeof(Word);
-  const WordBuffer a = huge_page_buffer(m.buffer_bytes, 1), b = huge_page_buffer(m.buffer_bytes, 0);
-  ThreadPool pool(m.threads);
-  // Unknown to the compiler, so b = a ^ key stays a loop of loads and stores, not a memcpy call.
-  volatile Word key_source = 0;
-  const Word key = key_source;
-  const auto pass = [&](Ceiling c) {
-    pool.parallel_for(blocks, [&](int begin, int end) {
-      move_words(c, b.get(), a.get(), static_cast<std::size_t>(begin) * block / sizeof(Word),
-                 static_cast<std::size_t>(end) * block / sizeof(Word), key);
-    });
-  };
-  for (const CeilingInfo& row : kCeilingTable) {
-    for (int i = 0; i < m.warmups; ++i) pass(row.ceiling);
-    const double bytes = static_cast<double>(row.buffers_read + row.buffers_written) * m.buffer_bytes;
+// Ceiling passes over one pair of buffers (whole cache lines) with every thread of a pool as large as the
+// kernels': each thread moves its contiguous part as the ceiling's row says. The word loops are plain C++
+// so the compiler vectorizes them with ordinary stores, as it does the kernels.
+class CeilingPasses {
+ public:
+  CeilingPasses(std::size_t buffer_bytes, int threads)
+      : m_bytes(std::max(buffer_bytes / kCacheLine, std::size_t{1}) * kCacheLine),
+        m_a(huge_page_buffer(m_bytes, 1)),
+        m_b(huge_page_buffer(m_bytes, 0)),
+        m_pool(threads) {}
+
+  // The median of the timed passes after `warmups`, and their range; bytes read + written, 1 GB = 1e9 B.
+  // At least `copies` passes, then more until `most` or until they have taken `budget_seconds` (0: none).
+  CpuCeilingMeasure measure(Ceiling c, int warmups, int copies, int most = 0, double budget_seconds = 0) {
+    for (int i = 0; i < warmups; ++i) pass(c);
+    const CeilingInfo& row = ceiling_info(c);
+    const double bytes = static_cast<double>(row.buffers_read + row.buffers_written) * m_bytes;
     std::vector<double> gbps;
-    for (int i = 0; i < m.copies; ++i) {
+    double spent = 0;
+    for (int i = 0; i < std::max(copies, most); ++i) {
+      if (i >= copies && budget_seconds > 0 && spent >= budget_seconds) break;
       const auto start = std::chrono::steady_clock::now();
-      pass(row.ceiling);
+      pass(c);
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      spent += seconds;
       gbps.push_back(bytes / seconds / 1e9);
-      a[static_cast<std::size_t>(i) * block / sizeof(Word) % words] = b[0];  // each pass's result is read
+      m_a[static_cast<std::size_t>(i) * kCacheLine / sizeof(Word) % words()] = m_b[0];  // each result is read
     }
     std::sort(gbps.begin(), gbps.end());
-    out[static_cast<std::size_t>(row.ceiling)] = {gbps[gbps.size() / 2], gbps.front(), gbps.back()};
+    return {gbps[gbps.size() / 2], gbps.front(), gbps.back()};
   }
+
+ private:
+  using Word = std::uint32_t;
+  std::size_t words() const { return m_bytes / sizeof(Word); }
+
+  void pass(Ceiling c) {
+    // Unknown to the compiler, so b = a ^ key stays a loop of loads and stores, not a memcpy call.
+    volatile Word key_source = 0;
+    const Word key = key_source;
+    constexpr std::size_t kWordsPerLine = kCacheLine / sizeof(Word);
+    m_pool.parallel_for(static_cast<int>(m_bytes / kCacheLine), [&](int begin, int end) {
+      move_words(c, m_b.get(), m_a.get(), static_cast<std::size_t>(begin) * kWordsPerLine,
+                 static_cast<std::size_t>(end) * kWordsPerLine, key);
+    });
+  }
+
+  std::size_t m_bytes;
+  WordBuffer m_a, m_b;
+  ThreadPool m_pool;
+};
+
+// The start-up ceilings (sim/memory_ceiling.h), all three over one pair of buffers past the cache.
+void measure_ceilings(CpuCopyMethod& m, std::array<CpuCeilingMeasure, kCeilingCount>& out) {
+  CeilingPasses passes(m.buffer_bytes, m.threads);
+  for (const CeilingInfo& row : kCeilingTable)
+    out[static_cast<std::size_t>(row.ceiling)] = passes.measure(row.ceiling, m.warmups, m.copies);
   const CpuCeilingMeasure& copy = out[static_cast<std::size_t>(Ceiling::Copy)];
   m.min_gbps = copy.min_gbps;
   m.max_gbps = copy.max_gbps;
@@ -273,10 +303,35 @@ const CpuFacts& measured() {
 
 }  // namespace
 
+CpuCeilingMeasure measure_cpu_ceiling(Ceiling c, std::size_t buffer_bytes, int most_passes,
+                                      double budget_ms) {
+  const CpuCopyMethod& m = measured().copy;
+  return CeilingPasses(buffer_bytes, m.threads).measure(c, m.warmups, m.copies, most_passes, budget_ms / 1e3);
+}
+
+std::size_t cpu_ceiling_buffer_bytes(Ceiling c, double row_bytes, std::size_t startup_buffer_bytes) {
+  const CeilingInfo& row = ceiling_info(c);
+  const double share = row_bytes / (row.buffers_read + row.buffers_written);
+  if (!(share < static_cast<double>(startup_buffer_bytes))) return startup_buffer_bytes;
+  return std::max(static_cast<std::size_t>(share) / kCacheLine, std::size_t{1}) * kCacheLine;
+}
+
+std::optional<bool> fits_in_cache(std::size_t buffer_bytes,
+                                  std::optional<std::size_t> last_level_cache_bytes) {
+  if (!last_level_cache_bytes) return std::nullopt;
+  return kCeilingBuffers * buffer_bytes <= *last_level_cache_bytes;
+}
+
+std::optional<std::size_t> cpu_last_level_cache_bytes() {
+  CpuFacts f;
+  read_last_level_cache(f);
+  return f.last_level_cache_bytes;
+}
+
 std::size_t cpu_copy_buffer_bytes(std::optional<std::size_t> last_level_cache_bytes) {
   if (!last_level_cache_bytes) return 256 * kMiB;
   const std::size_t bytes = std::clamp(4 * *last_level_cache_bytes, 64 * kMiB, 1024 * kMiB);
-  return bytes / kMiB * kMiB;  // whole MiB blocks for the copy's threads
+  return bytes / kMiB * kMiB;  // whole MiB, as the header and docs/bench-json.md state it
 }
 
 std::optional<std::size_t> parse_cache_size(const std::string& text) {

@@ -29,6 +29,27 @@ DeviceInfo cpu_device_info(CpuTarget target = best_cpu_target());
 // cache size is unknown.
 std::size_t cpu_copy_buffer_bytes(std::optional<std::size_t> last_level_cache_bytes);
 
+// The buffers of ceiling `c` for a row that moves `row_bytes` (read + written): each the row's bytes over
+// the buffers the ceiling counts, so the two move the same bytes through the same working set (whole cache
+// lines), and at most the start-up ceiling's `startup_buffer_bytes`: a ceiling is never larger than its row,
+// so it never has less of the cache than the row has.
+std::size_t cpu_ceiling_buffer_bytes(Ceiling c, double row_bytes, std::size_t startup_buffer_bytes);
+
+// Ceiling `c` measured as at start-up (the kernels' threads, its warm-ups, at least its timed passes) on two
+// buffers of `buffer_bytes` (rounded down to whole cache lines): a row's own-size ceiling
+// (cpu_ceiling_buffer_bytes). More passes until `most_passes` or until they took `budget_ms` (0: no
+// budget), as the row repeats: a pass in the cache takes microseconds, and 9 of them sample little of
+// what the other users of a shared core do.
+CpuCeilingMeasure measure_cpu_ceiling(Ceiling c, std::size_t buffer_bytes, int most_passes, double budget_ms);
+
+// Whether a ceiling's two buffers of `buffer_bytes` (the working set of the row it is measured for) fit in
+// the last-level cache together; none when the cache's size is unknown.
+std::optional<bool> fits_in_cache(std::size_t buffer_bytes,
+                                  std::optional<std::size_t> last_level_cache_bytes);
+
+// The last-level cache's size as cpu_facts() reads it, without measuring anything; none when unknown.
+std::optional<std::size_t> cpu_last_level_cache_bytes();
+
 // A sysfs cache size ("32768K", "1M", "512") in bytes; none when it is not one.
 std::optional<std::size_t> parse_cache_size(const std::string& text);
 

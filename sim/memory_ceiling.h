@@ -33,6 +33,8 @@ inline constexpr std::array<CeilingInfo, 3> kCeilingTable{{
      "writes the render buffer and convert the new layout's buffer"},
 }};
 inline constexpr std::size_t kCeilingCount = kCeilingTable.size();
+// Every ceiling moves words between two buffers: its working set, which the cache holds or does not.
+inline constexpr std::size_t kCeilingBuffers = 2;
 
 constexpr const CeilingInfo& ceiling_info(Ceiling c) {
   return kCeilingTable[static_cast<std::size_t>(c)];

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <map>
 #include <tuple>
+#include <vector>
 
 #include "app/bench/bench_file.h"
 #include "app/services/device_report.h"
@@ -184,17 +185,20 @@ std::optional<PlotFormat> plot_format(const std::string& path) {
 }
 
 namespace {
-// The ceilings the rows were compared with, each with its GB/s: "in-place A, to-other B GB/s". Worked out
-// from the rows themselves (GB/s over their share of it), so a run read back from its file says the same.
+// The ceilings the rows were compared with, each with its GB/s: "in-place A, to-other B-C GB/s" (a range
+// where rows smaller than the start-up ceiling had their own size's). Worked out from the rows themselves
+// (GB/s over their share of it), so a run read back from its file says the same.
 std::string ceilings_caption(const BenchResult& run) {
   std::string out;
   for (const CeilingInfo& c : kCeilingTable) {
-    const auto row = std::find_if(run.rows.begin(), run.rows.end(), [&](const BenchRow& r) {
-      return r.ceiling == c.name && r.percent_of_ceiling > 0 && !headline_is_interactions(r);
-    });
-    if (row == run.rows.end()) continue;
-    out += (out.empty() ? "" : ", ") + std::string(c.name) +
-           format(" %.1f", 100.0 * row->gbps / row->percent_of_ceiling);
+    std::vector<double> gbps;
+    for (const BenchRow& r : run.rows)
+      if (r.ceiling == c.name && r.percent_of_ceiling > 0 && !headline_is_interactions(r))
+        gbps.push_back(100.0 * r.gbps / r.percent_of_ceiling);
+    if (gbps.empty()) continue;
+    const auto [low, high] = std::minmax_element(gbps.begin(), gbps.end());
+    const std::string least = format("%.1f", *low), most = format("%.1f", *high);
+    out += (out.empty() ? "" : ", ") + std::string(c.name) + " " + least + (most != least ? "-" + most : "");
   }
   return out.empty() ? "none" : out + " GB/s";
 }

@@ -1,6 +1,8 @@
 // Bench table and JSON writer (nlohmann, as every report; the device block: app/services/device_report.h).
 #include "app/bench/bench_report.h"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "app/bench/bench_file.h"
@@ -33,6 +35,32 @@ nlohmann::json issue_limit_method(const CpuFacts& cpu) {
   return out;
 }
 
+// The mark of a row that runs from the last-level cache: its level, "L3", or "cache" when unknown.
+std::string cache_mark(const CpuFacts& cpu) {
+  return cpu.last_level_cache_level > 0 ? "L" + std::to_string(cpu.last_level_cache_level) : "cache";
+}
+
+// The CPU's "ceil at" cell: the bytes one pass of the row's ceiling moved, and the mark when the row runs
+// from the cache.
+std::string ceiling_at_cell(const BenchRow& row, const CpuFacts& cpu) {
+  if (!row.ceiling_bytes) return "";
+  char cell[48];
+  std::snprintf(cell, sizeof cell, "%.1f MB", *row.ceiling_bytes / 1e6);
+  return row.from_cache.value_or(false) ? cell + (" " + cache_mark(cpu)) : std::string(cell);
+}
+
+// Under the CPU's table: what "ceil at" says, once.
+void print_ceiling_at_note(const BenchResult& r, const CpuFacts& cpu, std::FILE* out) {
+  const bool any =
+      std::any_of(r.rows.begin(), r.rows.end(), [](const BenchRow& row) { return row.ceiling_bytes; });
+  if (!any) return;
+  std::fprintf(out,
+               "ceil at: bytes one pass of the row's ceiling moved: the row's own when it moves fewer than "
+               "the start-up ceiling, so a row the cache holds meets a ceiling it holds too; %s: the row fits "
+               "in %s and runs from it\n",
+               cache_mark(cpu).c_str(), cache_text(cpu).c_str());
+}
+
 }  // namespace
 
 void print_bench_table(const BenchResult& r, std::FILE* out) {
@@ -49,9 +77,10 @@ void print_bench_table(const BenchResult& r, std::FILE* out) {
                       "load/store request (4.0 = coalesced 4-byte words)\n");
   const std::string clocks = clocks_note(d, readings);
   if (!clocks.empty()) std::fprintf(out, "note: %s\n", clocks.c_str());
-  std::fprintf(out, "%-10s %9s %-6s %-4s %-9s %-12s %10s %6s %9s %7s %-8s %14s", "solver", "N", "layout",
-               "prec", "kernel", "variant", "median ms", "cv", "GB/s", "% ceil", "ceiling", "interactions/s");
-  std::fprintf(out, " %10s", "pairs/s");
+  std::fprintf(out, "%-10s %9s %-6s %-4s %-9s %-12s %10s %6s %9s %7s %-8s", "solver", "N", "layout", "prec",
+               "kernel", "variant", "median ms", "cv", "GB/s", "% ceil", "ceiling");
+  if (d.cpu) std::fprintf(out, " %-13s", "ceil at");
+  std::fprintf(out, " %14s %10s", "interactions/s", "pairs/s");
   if (d.cpu) std::fprintf(out, " %7s", "% limit");
   std::fprintf(out, counted ? " %5s %9s\n" : "\n", "hw/f", "sect/req");
   int noisy = 0;
@@ -65,15 +94,16 @@ void print_bench_table(const BenchResult& r, std::FILE* out) {
       std::snprintf(percent, sizeof percent, "%.1f%%", row.percent_of_ceiling);
     }
     if (row.interactions > 0) std::snprintf(rate, sizeof rate, "%.3e", row.interactions_per_second);
-    std::fprintf(out, "%-10s %9d %-6s %-4s %-9s %-12s %10.4f %5.1f%%%s %9s %7s %-8s %14s",
+    std::fprintf(out, "%-10s %9d %-6s %-4s %-9s %-12s %10.4f %5.1f%%%s %9s %7s %-8s",
                  std::string(method_info(row.solver).solver_name).c_str(), row.particles,
                  std::string(to_string(row.layout)).c_str(), std::string(to_string(row.precision)).c_str(),
                  row.kernel.c_str(), row.variant.c_str(), row.median_ms, row.cv_percent,
-                 row.noisy ? "*" : " ", gbps, percent, by_interactions ? "" : row.ceiling.c_str(), rate);
+                 row.noisy ? "*" : " ", gbps, percent, by_interactions ? "" : row.ceiling.c_str());
+    if (d.cpu) std::fprintf(out, " %-13s", ceiling_at_cell(row, *d.cpu).c_str());
     char pairs[32] = "";
     if (row.pair_evaluations_per_second > 0)
       std::snprintf(pairs, sizeof pairs, "%.3e", row.pair_evaluations_per_second);
-    std::fprintf(out, " %10s", pairs);
+    std::fprintf(out, " %14s %10s", rate, pairs);
     if (d.cpu) {
       const auto limit = percent_of_issue_limit(row, d);
       char cell[32] = "";
@@ -86,6 +116,7 @@ void print_bench_table(const BenchResult& r, std::FILE* out) {
     std::fprintf(out, "\n");
     noisy += row.noisy ? 1 : 0;
   }
+  if (d.cpu) print_ceiling_at_note(r, *d.cpu, out);
   if (noisy > 0)
     std::fprintf(out, "* %d noisy row%s: samples vary by more than %.0f%% (cv = standard deviation / mean)\n",
                  noisy, noisy == 1 ? "" : "s", kNoisyCvPercent);
@@ -154,6 +185,10 @@ std::string bench_json(const BenchResult& r) {
                     {"ceiling", row.ceiling.empty() ? nlohmann::json(nullptr) : nlohmann::json(row.ceiling)},
                     {"percent_of_ceiling",
                      row.ceiling.empty() ? nlohmann::json(nullptr) : nlohmann::json(row.percent_of_ceiling)},
+                    {"ceiling_gbps",
+                     row.ceiling.empty() ? nlohmann::json(nullptr) : nlohmann::json(row.ceiling_gbps)},
+                    {"ceiling_bytes", or_null(row.ceiling_bytes)},
+                    {"from_cache", or_null(row.from_cache)},
                     {"scratch_bytes", row.scratch_bytes},
                     {"interactions", row.interactions},
                     {"interactions_per_second", row.interactions_per_second},
@@ -180,6 +215,7 @@ std::string bench_json(const BenchResult& r) {
          r.plan.repeat_budget_ms > 0 ? nlohmann::json(r.plan.repeat_budget_ms) : nlohmann::json(nullptr)},
         {"warmup_calls", r.plan.warmup_calls},
         {"warmup_ms", r.plan.warmup_ms},
+        {"slow_warmup_calls", r.plan.slow_warmup_calls},
         {"statistic", "median"},
         {"launches", r.device.gpu
                          ? "each row's timed calls queued behind a held stream, then released, so each "

@@ -30,9 +30,10 @@ struct BenchPlan {
   // so slow rows stay short and fast rows get many samples; 0: exactly `repeats`.
   int min_repeats = 0;
   double repeat_budget_ms = 0;
-  int warmup_calls = 30;    // at least this many calls...
-  double warmup_ms = 10.0;  // ...and at least this much work before timing (timing hygiene, docs/perf.md)
-  bool counters = true;     // a counter pass per row after the timed one (--no-counters: none)
+  int warmup_calls = 30;      // at least this many calls...
+  double warmup_ms = 10.0;    // ...and at least this much work before timing (timing hygiene, docs/perf.md)
+  int slow_warmup_calls = 3;  // ...except that a slow call (>= 20 x warmup_ms) warms up this many times only
+  bool counters = true;       // a counter pass per row after the timed one (--no-counters: none)
 
   const std::vector<int>& particles_of(ForceMethod method) const {
     return particles[static_cast<std::size_t>(family_of(method))];
@@ -70,6 +71,13 @@ struct BenchRow {
   // its share of it; "" and 0 for the compute-bound all-pairs forces.
   std::string ceiling{};
   double percent_of_ceiling = 0;
+  double ceiling_gbps = 0;  // the GB/s percent_of_ceiling divides by; 0 with no ceiling
+  // Bytes one timed pass of that ceiling moved (read + written): the row's own bytes when the row moves
+  // fewer than the start-up ceiling, else the start-up ceiling's; none on a GPU (its copy is the device's).
+  std::optional<double> ceiling_bytes{};
+  // The row's working set (the ceiling's two buffers) fits in the last-level cache: the row runs from the
+  // cache, against a ceiling of its own size. None on a GPU or when the cache's size is unknown.
+  std::optional<bool> from_cache{};
   double scratch_bytes = 0;  // of `bytes`: the partial sums written and read back (all-pairs forces), else 0
   std::optional<TreeBench> tree{};  // tree forces rows only
 };

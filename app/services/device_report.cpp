@@ -12,11 +12,6 @@ namespace coalesce {
 
 namespace {
 
-template <class T>
-nlohmann::json or_null(const std::optional<T>& value) {
-  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
-}
-
 nlohmann::json text_or_null(const std::string& text) {
   return text.empty() ? nlohmann::json(nullptr) : nlohmann::json(text);
 }
@@ -86,12 +81,6 @@ std::string mhz_text(const std::optional<int>& khz) {
   return khz ? std::to_string(*khz / 1000) + " MHz" : std::string("unknown");
 }
 
-// "the 32 MiB L3", or "the last-level cache, size unknown".
-std::string cache_text(const CpuFacts& c) {
-  if (!c.last_level_cache_bytes) return "the last-level cache, size unknown";
-  return "the " + mib(*c.last_level_cache_bytes) + " L" + std::to_string(c.last_level_cache_level);
-}
-
 std::vector<std::string> cpu_header_lines(const DeviceInfo& d, const CpuFacts& c, const std::string& backend) {
   std::string cores = c.cores ? counted(*c.cores, "core") + ", " : std::string("cores unknown, ");
   std::vector<std::string> lines;
@@ -118,6 +107,11 @@ std::vector<std::string> cpu_header_lines(const DeviceInfo& d, const CpuFacts& c
 }
 
 }  // namespace
+
+std::string cache_text(const CpuFacts& c) {
+  if (!c.last_level_cache_bytes) return "the last-level cache, size unknown";
+  return "the " + mib(*c.last_level_cache_bytes) + " L" + std::to_string(c.last_level_cache_level);
+}
 
 nlohmann::json device_json(const DeviceInfo& d) {
   return {{"gpu", d.gpu},

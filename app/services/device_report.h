@@ -20,6 +20,12 @@ inline constexpr double kClockNoteFraction = 0.05;
 // within, or when the maximum is unknown (0). The one test behind every report's clock note.
 std::optional<double> clock_off_maximum(double measured, double maximum);
 
+// An optional measurement as JSON: its value, or null when unknown (never 0).
+template <class T>
+nlohmann::json or_null(const std::optional<T>& value) {
+  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
 // {"gpu", "name", "driver", "cuda_driver", "cuda_runtime", "multiprocessors", "memory_bytes", "sm_clock_khz",
 //  "memory_clock_khz", "bus_width_bits", "theoretical_peak_gbps", "copy_peak_gbps", "cpu"}: docs/bench-json.md.
 // Unknown values, and strings that are empty, are null; "cpu" is the CPU's facts, null on a GPU.
@@ -27,6 +33,9 @@ nlohmann::json device_json(const DeviceInfo& device);
 
 // "580.159.04 / CUDA 13.0" (the kernel driver and the CUDA version it supports); "" for the CPU.
 std::string driver_text(const DeviceInfo& device);
+
+// The CPU's last-level cache in words: "the 32 MiB L3", or "the last-level cache, size unknown".
+std::string cache_text(const CpuFacts& cpu);
 
 // What the copy ceiling is, for captions: "device-to-device copy" or "CPU memory copy, 2 threads".
 std::string copy_ceiling_label(const DeviceInfo& device);

@@ -35,6 +35,34 @@ TEST(CpuInfo, CopyBufferIsFourCachesWithinItsBounds) {
   }
 }
 
+// A row's ceiling moves the row's bytes through two buffers of whole cache lines, never larger than the
+// start-up ones (issue 41); the row runs from the cache when both buffers fit in it.
+TEST(CpuInfo, ARowsCeilingIsItsOwnSizeUpToTheStartUpOne) {
+  testing::TestRng rng;
+  const std::size_t startup = cpu_copy_buffer_bytes(static_cast<std::size_t>(rng.uniform_int(1, 64)) * kMiB);
+  for (int trial = 0; trial < 100; ++trial) {
+    const CeilingInfo& c = kCeilingTable[static_cast<std::size_t>(rng.uniform_int(0, kCeilingCount - 1))];
+    const double row_bytes = rng.uniform(1.0f, 4.0f * static_cast<float>(startup));
+    const std::size_t buffer = cpu_ceiling_buffer_bytes(c.ceiling, row_bytes, startup);
+    const double counted = static_cast<double>(c.buffers_read + c.buffers_written);
+    SCOPED_TRACE(std::string(c.name) + " row " + std::to_string(row_bytes) + " B: buffer " +
+                 std::to_string(buffer));
+    EXPECT_EQ(buffer % 64, 0u);
+    EXPECT_GE(buffer, 64u);
+    EXPECT_LE(buffer, startup);
+    if (row_bytes / counted >= static_cast<double>(startup)) {
+      EXPECT_EQ(buffer, startup);
+    } else if (row_bytes / counted >= 64) {
+      EXPECT_LE(counted * buffer, row_bytes);
+      EXPECT_GT(counted * (buffer + 64), row_bytes);
+    }
+  }
+  const std::size_t cache = static_cast<std::size_t>(rng.uniform_int(1, 512)) * kMiB;
+  EXPECT_EQ(fits_in_cache(cache / 2, cache), true);
+  EXPECT_EQ(fits_in_cache(cache / 2 + 64, cache), false);
+  EXPECT_EQ(fits_in_cache(64, std::nullopt), std::nullopt);
+}
+
 TEST(CpuInfo, IssueLimitFollowsItsFormulaAndIsUnknownWithoutItsTerms) {
   testing::TestRng rng;
   CpuFacts f;
