@@ -21,16 +21,18 @@ class Hdf5Error : public UsageError {
   using UsageError::UsageError;
 };
 
-// The largest file read: kMaxParticles particles' four datasets in float64 (64 bytes a particle), twice
-// over, for the gas fields and metadata a snapshot carries beside them. The whole file is held in memory.
+// The most HDF5 data read from a file (up to its superblock's end-of-file address: padding past it is never
+// read): kMaxParticles particles' four datasets in float64 (64 bytes a particle), twice over, for the gas
+// fields and metadata a snapshot carries beside them. The whole of the data is held in memory.
 constexpr std::uint64_t kMaxGadgetFileBytes = std::uint64_t{1} << 34;  // 16 GiB
 
-// Reads a single-file snapshot (NumFilesPerSnapshot 1) from a regular file (InputFile) of at most
-// kMaxGadgetFileBytes: every PartTypeK group in type order, each gravitating. Checks every dataset's type and
-// shape against NumPart_ThisFile, and the total against kMaxParticles, before reading data; values must be
-// finite and masses in kMassRange. Units come from UnitLength_in_cm and UnitMass_in_g (Parameters or
-// Header); where the file's UnitVelocity_in_cm_per_s is not the G = 1 unit they imply, velocities and time
-// are converted to it (StateContents::converted says so). Throws Hdf5Error (or the input reader's
+// Reads a single-file snapshot (NumFilesPerSnapshot 1) from a regular file (InputFile) up to its HDF5
+// superblock's end-of-file address (sim/hdf5_superblock.h), at most kMaxGadgetFileBytes: every PartTypeK
+// group in type order, each gravitating. Checks every dataset's type and shape against NumPart_ThisFile,
+// the total against kMaxParticles, and each gzip chunk's inflated size against its declared chunk, before
+// reading data; values must be finite and masses in kMassRange. Units come from UnitLength_in_cm and
+// UnitMass_in_g (Parameters or Header); where the file's UnitVelocity_in_cm_per_s is not the G = 1 unit they
+// imply, velocities and time are converted to it (StateContents::converted says so). Throws Hdf5Error (or the input reader's
 // UsageError) in one line naming the file. libhdf5 decodes in a child process (sim/gadget_hdf5_child.h), as
 // it reads freed memory on some damaged files: a child that dies is an Hdf5Error too. Memory: the file's
 // bytes here until the child starts, then the records as they arrive; the child holds the bytes and its

@@ -9,6 +9,7 @@
 
 #include "sim/gadget_hdf5.h"
 #include "sim/hdf5_image.h"
+#include "sim/inflated_size.h"
 
 namespace coalesce::gadget {
 
@@ -86,6 +87,79 @@ std::optional<CheckedAttribute> open_attribute(const Snapshot& s, hid_t location
   if ((type_class != H5T_INTEGER && type_class != H5T_FLOAT) || H5Tget_size(a.type.get()) > 8)
     s.fail(where + " holds " + type_text(a.type.get()) + "; expected numbers");
   return a;
+}
+
+// The bytes of one chunk of `d`, refused past those of the dataset (or kSmallChunkBytes for a small one).
+std::uint64_t checked_chunk_bytes(const Snapshot& s, const CheckedDataset& d, hid_t create, int rank,
+                                  std::uint64_t value_bytes) {
+  hsize_t chunk[H5S_MAX_RANK] = {};
+  const int chunk_rank = H5Pget_chunk(create, H5S_MAX_RANK, chunk);
+  std::uint64_t chunk_bytes = d.value_bytes;
+  for (int i = 0; i < chunk_rank; ++i)
+    chunk_bytes *= std::min<std::uint64_t>(chunk[i], std::uint64_t{1} << 32);
+  if (chunk_rank != rank || chunk_bytes > std::max(value_bytes, kSmallChunkBytes))
+    s.fail(d.path + " is stored in chunks of " + std::to_string(chunk_bytes) + " bytes, more than its " +
+           std::to_string(value_bytes) + " bytes of values; expected chunks no larger than the dataset");
+  return chunk_bytes;
+}
+
+// Where gzip is in a dataset's pipeline (nullopt: not there), with only filters we know, and only
+// fletcher32 after gzip: one gzip pass, inflated straight from the stored chunk, gives the chunk's size.
+std::optional<unsigned> gzip_filter(const Snapshot& s, const std::string& path, hid_t create) {
+  std::optional<unsigned> gzip;
+  const int filters = H5Pget_nfilters(create);
+  for (int i = 0; i < filters; ++i) {
+    unsigned flags = 0, config = 0;
+    std::size_t values = 0;
+    char filter_name[64] = {};
+    const H5Z_filter_t id = H5Pget_filter2(create, static_cast<unsigned>(i), &flags, &values, nullptr,
+                                           sizeof filter_name, filter_name, &config);
+    if (id != H5Z_FILTER_DEFLATE && id != H5Z_FILTER_SHUFFLE && id != H5Z_FILTER_FLETCHER32)
+      s.fail(path + " is stored through HDF5 filter " + std::to_string(id) +
+             "; expected no filter, gzip (deflate), shuffle or fletcher32: rewrite it with h5repack -f NONE");
+    if (gzip && id != H5Z_FILTER_FLETCHER32)
+      s.fail(path + " is stored through " + (id == H5Z_FILTER_DEFLATE ? "gzip" : "shuffle") +
+             " after gzip; expected gzip once, after shuffle: rewrite it with h5repack -f SHUF -f GZIP=4");
+    if (id == H5Z_FILTER_DEFLATE) gzip = static_cast<unsigned>(i);
+  }
+  return gzip;
+}
+
+// Every gzip chunk of `d` inflated, to nothing kept, before libhdf5 inflates it: libhdf5 1.10's own
+// filter grows its buffer for as long as the stream goes on (a 2 MB chunk of 40 rows became 2000 MiB), and
+// replacing it is refused for predefined filters, so a chunk past its declared size is refused here.
+void check_inflated_chunks(const Snapshot& s, const CheckedDataset& d, hid_t create, const hsize_t* dims,
+                           int rank, unsigned gzip_filter) {
+  hsize_t chunk[2] = {1, 1}, at[2] = {0, 0};
+  H5Pget_chunk(create, rank, chunk);
+  hsize_t image_bytes = 0;
+  if (H5Fget_filesize(s.file, &image_bytes) < 0 || chunk[0] == 0 || chunk[1] == 0)
+    s.fail_hdf5("cannot read how " + d.path + " is stored");
+  const std::uint64_t bound = d.chunk_bytes + 4;  // fletcher32 before gzip puts its checksum inside
+  const hsize_t columns = rank == 2 ? dims[1] : 1;
+  std::vector<unsigned char> stored;
+  for (at[0] = 0; at[0] < dims[0]; at[0] += chunk[0])
+    for (at[1] = 0; at[1] < columns; at[1] += chunk[1]) {
+      unsigned mask = 0;
+      haddr_t address = HADDR_UNDEF;
+      hsize_t bytes = 0;
+      if (H5Dget_chunk_info_by_coord(d.dataset.get(), at, &mask, &address, &bytes) < 0)
+        s.fail_hdf5("cannot look up the chunks of " + d.path);
+      // Never written (fill values), kept raw, or empty: libhdf5 inflates nothing of these.
+      if (address == HADDR_UNDEF || (mask >> gzip_filter) & 1 || bytes == 0) continue;
+      if (bytes > image_bytes)
+        s.fail(d.path + " claims a chunk of " + std::to_string(bytes) + " bytes in a file of " +
+               std::to_string(image_bytes) + "; expected its chunks inside the file (is it damaged?)");
+      stored.resize(static_cast<std::size_t>(bytes));
+      std::uint32_t skipped = 0;
+      if (H5Dread_chunk(d.dataset.get(), H5P_DEFAULT, at, &skipped, stored.data()) < 0)
+        s.fail_hdf5("cannot read " + d.path);
+      if (inflated_size(stored.data(), stored.size(), bound) > bound)
+        s.fail(d.path + " has a gzip chunk (row " + std::to_string(at[0]) +
+               ") that inflates past its declared " + std::to_string(d.chunk_bytes) +
+               " bytes (a decompression bomb, or a damaged file); expected each chunk to inflate to its "
+               "declared size: rewrite the file from its source");
+    }
 }
 
 }  // namespace
@@ -236,30 +310,10 @@ CheckedDataset check_dataset(const Snapshot& s, hid_t group, const std::string& 
     s.fail_hdf5("cannot read how " + path + " is stored");
   if (H5Pget_external_count(create.get()) != 0)
     s.fail(path + " keeps its values in external files; expected its values in this file");
-  bool compressed = false;
-  const int filters = H5Pget_nfilters(create.get());
-  for (int i = 0; i < filters; ++i) {
-    unsigned flags = 0, config = 0;
-    std::size_t values = 0;
-    char filter_name[64] = {};
-    const H5Z_filter_t id = H5Pget_filter2(create.get(), static_cast<unsigned>(i), &flags, &values, nullptr,
-                                           sizeof filter_name, filter_name, &config);
-    if (id != H5Z_FILTER_DEFLATE && id != H5Z_FILTER_SHUFFLE && id != H5Z_FILTER_FLETCHER32)
-      s.fail(path + " is stored through HDF5 filter " + std::to_string(id) +
-             "; expected no filter, gzip (deflate), shuffle or fletcher32: rewrite it with h5repack -f NONE");
-    compressed = compressed || id == H5Z_FILTER_DEFLATE;
-  }
+  const std::optional<unsigned> gzip = gzip_filter(s, path, create.get());
+  const bool compressed = gzip.has_value();
   const std::uint64_t value_bytes = rows * static_cast<std::uint64_t>(columns) * d.value_bytes;
-  if (layout == H5D_CHUNKED) {
-    hsize_t chunk[H5S_MAX_RANK] = {};
-    const int chunk_rank = H5Pget_chunk(create.get(), H5S_MAX_RANK, chunk);
-    std::uint64_t chunk_bytes = d.value_bytes;
-    for (int i = 0; i < chunk_rank; ++i)
-      chunk_bytes *= std::min<std::uint64_t>(chunk[i], std::uint64_t{1} << 32);
-    if (chunk_rank != rank || chunk_bytes > std::max(value_bytes, kSmallChunkBytes))
-      s.fail(path + " is stored in chunks of " + std::to_string(chunk_bytes) + " bytes, more than its " +
-             std::to_string(value_bytes) + " bytes of values; expected chunks no larger than the dataset");
-  }
+  if (layout == H5D_CHUNKED) d.chunk_bytes = checked_chunk_bytes(s, d, create.get(), rank, value_bytes);
   // Before a byte is read: a dataset that declares a million rows in a small file holds them or is refused.
   const std::uint64_t stored = H5Dget_storage_size(d.dataset.get());
   const std::uint64_t needed =
@@ -268,6 +322,7 @@ CheckedDataset check_dataset(const Snapshot& s, hid_t group, const std::string& 
     s.fail(path + " stores " + std::to_string(stored) + " bytes for " + std::to_string(rows) + " rows (" +
            std::to_string(value_bytes) + " bytes of values" + (compressed ? ", compressed" : "") +
            "); expected its values in the file (truncated, or written without data?)");
+  if (compressed) check_inflated_chunks(s, d, create.get(), dims, rank, *gzip);
   return d;
 }
 

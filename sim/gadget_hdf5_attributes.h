@@ -50,13 +50,14 @@ enum class ValueClass { Real, Id };
 // A dataset checked before its data are read: rank 1 (columns 1) or 2, `rows` x `columns`; float32 or
 // float64 (IEEE) for Real, any integer of at most 8 bytes for Id; values stored in this file (no external
 // or virtual storage), uncompressed or through deflate/shuffle/fletcher32 with enough bytes stored to hold
-// them, in chunks no larger than the dataset.
+// them, in chunks no larger than the dataset, each gzip chunk inflating to no more than its declared size.
 struct CheckedDataset {
   Hdf5Dataset dataset;
   std::string path;  // "PartType1/Coordinates"
   ValueClass kind = ValueClass::Real;
   std::size_t value_bytes = 0;
-  bool is_signed = false;  // Id: the file's integers are signed
+  bool is_signed = false;         // Id: the file's integers are signed
+  std::uint64_t chunk_bytes = 0;  // the bytes of one chunk; 0: not chunked
 };
 CheckedDataset check_dataset(const Snapshot& s, hid_t group, const std::string& name, const std::string& path,
                              std::uint64_t rows, int columns, ValueClass kind);

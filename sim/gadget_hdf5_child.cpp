@@ -5,12 +5,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <new>
 #include <optional>
 #include <stdexcept>
 
 #include "sim/gadget_hdf5.h"
 #include "sim/gadget_hdf5_child.h"
+#include "sim/hdf5_superblock.h"
 #include "sim/input_file.h"
 #include "sim/limits.h"
 #include "sim/record_checks.h"
@@ -124,21 +126,49 @@ Outcome receive_outcome(const std::string& name, ChildReader& r) {
   return outcome;
 }
 
-std::string read_whole_file(const std::string& path) {
+// The file's bytes up to its HDF5 data's end (hdf5_data_end): padding past it is never read.
+std::string read_hdf5_data(const std::string& path) {
   const InputFile file("", path);
   file.require_known_size();
-  file.require_at_most(kMaxGadgetFileBytes);
+  if (file.size() == 0) return {};  // decode_here says it is empty
+  const std::uint64_t end = hdf5_data_end(
+      path, [&](std::uint64_t offset, void* out, std::size_t bytes) { file.read_at(offset, out, bytes); },
+      file.size());
+  if (end > kMaxGadgetFileBytes)
+    throw Hdf5Error(path + ": holds " + std::to_string(end) + " bytes of HDF5 data; expected at most " +
+                    std::to_string(kMaxGadgetFileBytes) + " (is it the right file?)");
   std::string bytes;
   try {
-    bytes.resize(file.size());
+    bytes.resize(static_cast<std::size_t>(end));
   } catch (const std::bad_alloc&) {
-    throw RuntimeFailure(path + ": out of host memory reading its " + std::to_string(file.size() >> 20) +
+    throw RuntimeFailure(path + ": out of host memory reading its " + std::to_string(end >> 20) +
                          " MiB; free memory, or load a smaller snapshot");
   }
   for (std::uint64_t offset = 0; offset < bytes.size(); offset += kFileChunkBytes)
     file.read_at(offset, bytes.data() + offset,
                  std::min<std::size_t>(kFileChunkBytes, bytes.size() - offset));
   return bytes;
+}
+
+// `bytes` cut to their HDF5 data's end, as read_hdf5_data reads a file.
+std::string cut_to_hdf5_data(const std::string& name, std::string bytes) {
+  if (bytes.empty()) return bytes;
+  const std::uint64_t end = hdf5_data_end(
+      name,
+      [&](std::uint64_t offset, void* out, std::size_t n) {
+        std::memcpy(out, bytes.data() + offset, n);  // hdf5_data_end reads only within the size it is given
+      },
+      bytes.size());
+  bytes.resize(static_cast<std::size_t>(end));
+  return bytes;
+}
+
+StateContents decode_hdf5_data(const std::string& name, std::string bytes) {
+  const auto child = [&](ChildWriter& writer) {
+    gadget::send_outcome(writer, [&] { return gadget::decode_here(name, std::move(bytes)); });
+  };
+  // The child has its own copy of the bytes (copy-on-write): the parent's can go before the records come.
+  return gadget::decode_in_child(name, child, [&] { std::string().swap(bytes); });
 }
 
 }  // namespace
@@ -208,15 +238,11 @@ StateContents decode_in_child(const std::string& name, const std::function<void(
 }  // namespace gadget
 
 StateContents decode_gadget_hdf5(const std::string& name, std::string bytes) {
-  const auto child = [&](ChildWriter& writer) {
-    gadget::send_outcome(writer, [&] { return gadget::decode_here(name, std::move(bytes)); });
-  };
-  // The child has its own copy of the bytes (copy-on-write): the parent's can go before the records come.
-  return gadget::decode_in_child(name, child, [&] { std::string().swap(bytes); });
+  return decode_hdf5_data(name, cut_to_hdf5_data(name, std::move(bytes)));
 }
 
 StateContents load_gadget_hdf5(const std::string& path) {
-  return decode_gadget_hdf5(path, read_whole_file(path));
+  return decode_hdf5_data(path, read_hdf5_data(path));
 }
 
 }  // namespace coalesce
