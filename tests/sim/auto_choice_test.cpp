@@ -32,7 +32,7 @@ TEST(AutoChoice, LimitsKeepTheFirstRowAndTheStateAsItWas) {
   };
   const std::vector<Case> cases = {
       {AutoLimits{3.0, {}, false}, "nothing measured: no step runs"},
-      {AutoLimits{1e-12, {}, true}, "not measured: a step takes about"},
+      {AutoLimits{1e-12, {}, true}, "not measured: a one-sided step takes about"},
       {AutoLimits{3.0, [] { return true; }, true}, "not measured: a stop signal came"},
   };
   for (const Case& c : cases) {
