@@ -51,6 +51,10 @@ bool stop_requested(const AutoLimits& limits) {
 std::optional<double> predicted_step_seconds(Backend& backend, const SimParams& params, double time,
                                              const AutoLimits& limits) {
   const int n = backend.particle_count();
+  // Untimed first: a first step pays for allocations (the GPU's partial sums) that no later step does.
+  backend.step_range(params, time, 0, std::min(n, kProbeBodies));
+  backend.synchronize();
+  (void)backend.poll_timings();
   for (int targets = std::min(n, kProbeBodies);; targets = std::min(n, targets * 4)) {
     if (stop_requested(limits)) return std::nullopt;
     RowTiming probe;
@@ -69,14 +73,17 @@ std::string seconds_text(double seconds) {
   return text;
 }
 
-// A step of any other row takes at most this many of the first row's: the slowest measured, the CPU's mutual
-// (2026-11-28, 2 cores of an EPYC at N = 50,000), took 5.4 one-sided steps; on a GPU mutual is the faster.
-constexpr double kSlowestRowSteps = 8.0;
+// A step of any other row takes at most this many of the first row's. On the CPU the slowest measured, mutual,
+// took 5.4 one-sided steps (2 cores of an EPYC, N = 50,000, 2026-11-28). On a GPU mutual took 0.33 at
+// N = 262,144 (H200, the same day); 2 leaves room for small N, where its atomics weigh more.
+constexpr double kSlowestRowStepsCpu = 8.0;
+constexpr double kSlowestRowStepsGpu = 2.0;
 
 // How many alternating tries of each row the budget allows (0: none), from the first row's predicted step,
 // counting every other row at its slowest.
-int tries_within(const AutoLimits& limits, double step_seconds, std::size_t rows) {
-  const double per_try = step_seconds * (1.0 + kSlowestRowSteps * static_cast<double>(rows - 1));
+int tries_within(const AutoLimits& limits, double step_seconds, std::size_t rows, bool gpu) {
+  const double slowest = gpu ? kSlowestRowStepsGpu : kSlowestRowStepsCpu;
+  const double per_try = step_seconds * (1.0 + slowest * static_cast<double>(rows - 1));
   for (int tries = kMinTries; tries >= 1; --tries)
     if (per_try * tries <= limits.budget_seconds) return tries;
   return 0;
@@ -111,7 +118,8 @@ MeasuredForceMethod measure_force_methods(Backend& backend, ForceMethod family, 
     try {
       backend.set_force_method(candidates.front());
       const std::optional<double> step_seconds = predicted_step_seconds(backend, params, time, limits);
-      const int min_tries = step_seconds ? tries_within(limits, *step_seconds, candidates.size()) : 0;
+      const int min_tries =
+          step_seconds ? tries_within(limits, *step_seconds, candidates.size(), backend.device_info().gpu) : 0;
       if (!step_seconds)
         unmeasured = "not measured: a stop signal came";
       else if (min_tries == 0)
