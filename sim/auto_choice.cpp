@@ -40,30 +40,38 @@ void time_one_step(Backend& backend, const SimParams& params, double time, RowTi
 // and not a launch's overhead; it starts at kProbeBodies targets and grows fourfold.
 constexpr double kProbeEnoughMs = 20.0;
 constexpr int kProbeBodies = 256;
+constexpr int kProbeBodiesPerSm = 1024;
 
 bool stop_requested(const AutoLimits& limits) {
   return limits.stop && limits.stop();
 }
 
+// Milliseconds of the forces of a kick of targets [0, targets) by every source, from the backend's timings.
+double kick_ms(Backend& backend, const SimParams& params, double time, int targets) {
+  backend.step_range(params, time, 0, targets);
+  backend.synchronize();
+  double ms = 0.0;
+  for (const KernelTiming& timing : backend.poll_timings())
+    if (timing.kernel == KernelKind::Forces) ms += timing.milliseconds;
+  return ms;
+}
+
 // Seconds one step of the first row (which slices, app/ranks) takes at the whole N, predicted from the kick
-// of a growing slice of targets by every source; none when a stop signal ended the probe. The caller puts
-// the state back.
+// of a growing slice of targets by every source; none when a stop signal ended the probe. The first slice
+// runs untimed (a first step allocates), and on a GPU a slice counts only from 1,024 targets a
+// multiprocessor: 256 targets of 4M sources ran 67 times slower a target than the whole step (H200,
+// 2026-11-28). The caller puts the state back.
 std::optional<double> predicted_step_seconds(Backend& backend, const SimParams& params, double time,
                                              const AutoLimits& limits) {
   const int n = backend.particle_count();
-  // Untimed first: a first step pays for allocations (the GPU's partial sums) that no later step does.
-  backend.step_range(params, time, 0, std::min(n, kProbeBodies));
-  backend.synchronize();
-  (void)backend.poll_timings();
+  const DeviceInfo& device = backend.device_info();
+  const int filled = device.gpu ? std::min(n, std::max(1, device.multiprocessors) * kProbeBodiesPerSm) : 0;
+  (void)kick_ms(backend, params, time, std::min(n, kProbeBodies));
   for (int targets = std::min(n, kProbeBodies);; targets = std::min(n, targets * 4)) {
     if (stop_requested(limits)) return std::nullopt;
-    RowTiming probe;
-    backend.step_range(params, time, 0, targets);
-    backend.synchronize();
-    for (const KernelTiming& timing : backend.poll_timings())
-      if (timing.kernel == KernelKind::Forces) probe.total_ms += timing.milliseconds;
-    if (probe.total_ms >= kProbeEnoughMs || targets == n)
-      return probe.total_ms * 1e-3 * static_cast<double>(n) / targets;
+    const double ms = kick_ms(backend, params, time, targets);
+    if ((ms >= kProbeEnoughMs && targets >= filled) || targets == n)
+      return ms * 1e-3 * static_cast<double>(n) / targets;
   }
 }
 
