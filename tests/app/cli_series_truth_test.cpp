@@ -21,6 +21,7 @@
 #include "sim/output_file.h"
 #include "sim/state_file.h"
 #include "tests/app/run_process.h"
+#include "tests/app/series_runs.h"
 #include "tests/support/npy_writer.h"
 #include "tests/support/test_random.h"
 
@@ -28,37 +29,9 @@ namespace coalesce::testing {
 namespace {
 
 namespace fs = std::filesystem;
-using Args = std::vector<std::string>;
-
-nlohmann::json read_index(const std::string& dir) {
-  std::ifstream in(dir + "/index.json");
-  return nlohmann::json::parse(in);
-}
-
-std::vector<std::string> files_in(const std::string& dir) {
-  std::vector<std::string> names;
-  for (const auto& entry : fs::directory_iterator(dir)) names.push_back(entry.path().filename().string());
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), {}};
-}
 
 void write_text(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
-}
-
-Args plummer_run(int n, const std::string& seed) {
-  return {"--backend", "cpu",       "--scene",     "plummer",         "--solver", "all-pairs",
-          "--forces",  "one-sided", "--particles", std::to_string(n), "--seed",   seed};
-}
-
-Args with(Args args, const Args& extra) {
-  args.insert(args.end(), extra.begin(), extra.end());
-  return args;
 }
 
 // The index's files plus index.json, sorted: what a whole series folder holds.
