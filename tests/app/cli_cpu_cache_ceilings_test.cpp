@@ -34,7 +34,9 @@ double largest_row_bytes_per_particle() {
   return most;
 }
 
-TEST(CliCpuCacheCeilings, ARowTheCacheHoldsMeetsACeilingOfItsOwnSizeAndDoesNotBeatIt) {
+// Run by ctest alone (tests/CMakeLists.txt: cpu_cache_ceilings, RUN_SERIAL): beside another test on 2 cores
+// a row and its ceiling, timed apart, read up to 286% of each other (CI's load, 2026-11-28).
+TEST(CliCpuCacheCeilings, DISABLED_ARowTheCacheHoldsMeetsACeilingOfItsOwnSizeAndDoesNotBeatIt) {
   const auto cache = cpu_last_level_cache_bytes();
   if (!cache) GTEST_SKIP() << "the last-level cache's size is unknown: no N it holds to pick";
   testing::TestRng rng;
