@@ -15,6 +15,7 @@
 #include "sim/physics.h"
 #include "tests/support/edge_states.h"
 #include "tests/support/step_bound.h"
+#include "tests/support/cpu_targets_here.h"
 #include "tests/support/test_random.h"
 
 namespace coalesce {
@@ -22,20 +23,7 @@ namespace {
 
 using testing::TestRng;
 
-// The SIMD rows of kCpuTargetTable this CPU runs: each is tested, none is assumed.
-std::vector<CpuTarget> simd_targets_here() {
-  std::vector<CpuTarget> out;
-  for (const CpuTargetInfo& row : kCpuTargetTable)
-    if (row.target != CpuTarget::Scalar && cpu_target_supported(row.target)) out.push_back(row.target);
-  return out;
-}
-
-// A test over the SIMD targets says so when this CPU runs none, rather than passing having checked nothing.
-#define COALESCE_REQUIRE_SIMD()                                                        \
-  do {                                                                                 \
-    if (simd_targets_here().empty())                                                   \
-      GTEST_SKIP() << "skipped: this CPU runs none of kCpuTargetTable's SIMD targets"; \
-  } while (false)
+using testing::simd_targets_here;
 
 template <class Real>
 constexpr Precision kPrecisionOf = sizeof(Real) == sizeof(float) ? Precision::Fp32 : Precision::Fp64;

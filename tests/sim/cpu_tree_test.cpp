@@ -12,6 +12,7 @@
 #include "sim/cpu_tree.h"
 #include "sim/scene.h"
 #include "sim/thread_pool.h"
+#include "tests/support/cpu_targets_here.h"
 #include "tests/support/test_random.h"
 #include "tests/support/test_scene.h"
 
@@ -167,6 +168,7 @@ TEST(CpuTree, TheDefaultThetaKeepsP99Within5e4) {
 // The vector loops (pairs in Real as the scalar's, nodes in Real where the scalar's are in double) agree with
 // the scalar reference on every target this CPU runs, to a few of Real's roundings a pull.
 TEST(CpuTree, TheVectorLoopsAgreeWithTheScalarOnEveryTarget) {
+  COALESCE_REQUIRE_SIMD();
   TestRng rng;
   ThreadPool pool(2);
   const int n = rng.uniform_int(1000, 3000);
@@ -175,8 +177,8 @@ TEST(CpuTree, TheVectorLoopsAgreeWithTheScalarOnEveryTarget) {
   settings.theta = rng.uniform(0.2f, 0.8f);
   const auto scalar32 = tree_accelerations<float>(bodies, settings, 0.0025f, {0, n}, pool);
   const auto scalar64 = tree_accelerations<double>(bodies, settings, 0.0025, {0, n}, pool);
-  for (const CpuTargetInfo& row : kCpuTargetTable) {
-    if (row.target == CpuTarget::Scalar || !cpu_target_supported(row.target)) continue;
+  for (const CpuTarget target : testing::simd_targets_here()) {
+    const CpuTargetInfo& row = cpu_target_info(target);
     SCOPED_TRACE(std::string(row.label));
     const auto vector32 =
         tree_accelerations<float>(bodies, settings, 0.0025f, {0, n}, pool, nullptr, row.target);
