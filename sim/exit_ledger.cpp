@@ -9,7 +9,6 @@
 #include <climits>
 #include <cstring>
 
-#include "sim/output_file.h"
 
 namespace coalesce::exit_ledger {
 namespace {
@@ -119,17 +118,17 @@ bool quiet() {
   return g_ledger.quiet.load() != 0;
 }
 
-void plan_output(const OutputFile& file, std::string_view label) {
-  if (file.empty() || file.to_stdout || planned_slot_of(file.target) >= 0) return;
-  if (file.target.size() >= kPathBytes) return;
+void plan_output(const std::string& target, std::string_view label) {
+  if (target.empty() || planned_slot_of(target) >= 0) return;
+  if (target.size() >= kPathBytes) return;
   const int slot = claim_slot(kPlannedSlots);
   if (slot < 0) return;
   Entry& e = g_ledger.entries[slot];
   struct stat st {};
-  e.existed = ::stat(file.target.c_str(), &st) == 0;
+  e.existed = ::stat(target.c_str(), &st) == 0;
   e.written = 0;
   copy_text(e.label, kLabelBytes, label);
-  copy_text(e.target, kPathBytes, file.target);
+  copy_text(e.target, kPathBytes, target);
   e.temporary[0] = '\0';
   e.use.store(kPlanned);
 }

@@ -71,7 +71,8 @@ bool quits_at_once(int first, int signal, long long since_first_ns) {
 }
 
 void plan_output(const OutputFile& file) {
-  exit_ledger::plan_output(file, printable(file.flag + " " + file.shown));
+  if (file.empty() || file.to_stdout) return;  // nothing a signal could leave half-written
+  exit_ledger::plan_output(file.target, printable(file.flag + " " + file.shown));
 }
 
 StopSignals::StopSignals() {
