@@ -33,9 +33,9 @@ void reset_stop_signal();
 void set_quiet();
 bool quiet();
 
-// An output this run means to write (the regular file `target`), named by `label` (already escaped for a terminal, e.g.
-// "--save-state out.npy") in the message of a run that ends at once. Planning the same target again keeps
-// the first label. Outputs not planned (a clip's frames) are written and cleaned up the same way, unnamed.
+// An output this run means to write (the regular file `target`), named by `label` (already escaped for a
+// terminal, e.g. "--save-state out.npy") in the message of a run that ends at once. Planning the same target
+// again keeps the first label. Outputs not planned (a clip's frames) are written and cleaned up the same way, unnamed.
 void plan_output(const std::string& target, std::string_view label);
 // A sentence said as it is in that message ("--record out/: the frames written so far stay").
 void plan_note(std::string_view text);
