@@ -81,8 +81,8 @@ std::string seconds_text(double seconds) {
   return text;
 }
 
-// A step of any other row takes at most this many of the first row's. On the CPU the slowest measured, mutual,
-// took 5.4 one-sided steps (2 cores of an EPYC, N = 50,000, 2026-11-28). On a GPU mutual took 0.33 at
+// A step of any other row takes at most this many of the first row's. On the CPU the slowest measured,
+// mutual, took 5.4 one-sided steps (2 cores of an EPYC, N = 50,000, 2026-11-28). On a GPU mutual took 0.33 at
 // N = 262,144 (H200, the same day); 2 leaves room for small N, where its atomics weigh more.
 constexpr double kSlowestRowStepsCpu = 8.0;
 constexpr double kSlowestRowStepsGpu = 2.0;
@@ -127,12 +127,14 @@ MeasuredForceMethod measure_force_methods(Backend& backend, ForceMethod family, 
       backend.set_force_method(candidates.front());
       const std::optional<double> step_seconds = predicted_step_seconds(backend, params, time, limits);
       const int min_tries =
-          step_seconds ? tries_within(limits, *step_seconds, candidates.size(), backend.device_info().gpu) : 0;
+          step_seconds ? tries_within(limits, *step_seconds, candidates.size(), backend.device_info().gpu)
+                       : 0;
       if (!step_seconds)
         unmeasured = "not measured: a stop signal came";
       else if (min_tries == 0)
         unmeasured = "not measured: a one-sided step takes about " + seconds_text(*step_seconds) +
-                     " here, and timing each scheme could take past auto's " + seconds_text(limits.budget_seconds);
+                     " here, and timing each scheme could take past auto's " +
+                     seconds_text(limits.budget_seconds);
       for (int t = 0; unmeasured.empty() && t < kMaxTries; ++t) {
         if (t >= min_tries && least_total() >= kEnoughMs) break;
         if (t >= min_tries && spent_ms() * 1e-3 * (t + 1) / t > limits.budget_seconds) break;

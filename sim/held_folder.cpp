@@ -81,9 +81,10 @@ HeldFolder::HeldFolder(std::string flag, std::string path, std::optional<FolderI
   if (swapped || empty_directory(m_fd) != true) {
     ::close(m_fd);
     m_fd = -1;
-    throw RuntimeFailure(where + (swapped ? ": the path now names another directory than the one checked "
-                                            "before the run"
-                                          : ": the directory now holds files") +
+    throw RuntimeFailure(where +
+                         (swapped ? ": the path now names another directory than the one checked "
+                                    "before the run"
+                                  : ": the directory now holds files") +
                          ", and coalesce never writes over a file there (give a new or empty directory)");
   }
 }
@@ -161,7 +162,8 @@ void HeldFolder::write_new(const std::vector<NamedBytes>& files) {
         ::unlinkat(m_fd, s.temporary.c_str(), 0);
         s.ledger->set_temporary("");
       }
-      const std::string none = staged.size() > 1 ? "; none of its files was written" : "; nothing was written";
+      const std::string none =
+          staged.size() > 1 ? "; none of its files was written" : "; nothing was written";
       if (error == EEXIST)
         throw RuntimeFailure(m_flag + " " + m_path + "/" + staged[i].name +
                              ": a file coalesce did not write appeared there during the run, and coalesce "

@@ -73,8 +73,9 @@ void check_bench_combinations(const Options& options, const std::vector<std::str
   if (compare && from)
     throw UsageError("--from names a run to plot and --compare two runs to compare; give one of them");
   if (compare && !options.bench_plot.empty())
-    throw UsageError("--plot draws one run; --compare prints two side by side (drop --plot, or plot each "
-                     "with --plot out.png --from run.json)");
+    throw UsageError(
+        "--plot draws one run; --compare prints two side by side (drop --plot, or plot each "
+        "with --plot out.png --from run.json)");
   if (from && options.bench_plot.empty())
     throw UsageError("--from reads a saved run to plot; it needs --plot (try --plot out/bench.png --from " +
                      options.bench_from + ")");
@@ -122,7 +123,8 @@ Options parse_arguments(const std::vector<std::string>& arguments) {
       throw UsageError(std::string(spec->name) + " is given twice; give it once");
     given.emplace_back(spec->name);
 
-    if (spec->count > 1) {  // --compare A.json B.json, --snapshot-every=K DIR: the first value may be glued on
+    if (spec->count >
+        1) {  // --compare A.json B.json, --snapshot-every=K DIR: the first value may be glued on
       const bool glued = equals != std::string::npos;
       const auto missing = [&](std::size_t k) {
         return i + k >= arguments.size() || arguments[i + k].rfind("--", 0) == 0;
@@ -177,10 +179,11 @@ void check_combinations(const Options& options, const std::vector<std::string>& 
   } else {
     // A headless clip of known length ends the run when it ends; otherwise --frames says when.
     if (options.headless && !options.frames && !clip_has_length(options))
-      throw UsageError(options.record.empty()
-                           ? "--headless needs --frames N to know when to stop (try --headless --frames 120)"
-                           : "--headless --record needs --record-seconds S (or --frames N) to know when to stop "
-                             "(try --record-seconds 10)");
+      throw UsageError(
+          options.record.empty()
+              ? "--headless needs --frames N to know when to stop (try --headless --frames 120)"
+              : "--headless --record needs --record-seconds S (or --frames N) to know when to stop "
+                "(try --record-seconds 10)");
     if (!options.screenshot.empty() && !options.frames)
       throw UsageError("--screenshot needs --frames N, the frame to capture (try --frames 120 --screenshot " +
                        options.screenshot + ")");
@@ -190,8 +193,9 @@ void check_combinations(const Options& options, const std::vector<std::string>& 
         "--monitor-every prints during a --steps run; the viewer's panel shows the same live (add "
         "--steps N, or drop --monitor-every)");
   if (options.steps && options.monitor_every && *options.monitor_every > *options.steps)
-    throw UsageError("--monitor-every " + std::to_string(*options.monitor_every) + " prints nothing in --steps " +
-                     std::to_string(*options.steps) + " (give K <= N, or drop --monitor-every)");
+    throw UsageError("--monitor-every " + std::to_string(*options.monitor_every) +
+                     " prints nothing in --steps " + std::to_string(*options.steps) +
+                     " (give K <= N, or drop --monitor-every)");
   if (has("--format") && options.save_state.empty() && !options.snapshot_every && options.load_state.empty())
     throw UsageError(
         "--format names the format of state files, but no --save-state, --load-state or "

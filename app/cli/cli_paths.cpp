@@ -62,8 +62,8 @@ void check_input_format(const Options& options) {
   if (!named || !given || *named == *given) return;
   if (*named == StateFormat::Tipsy && *given == StateFormat::TipsyNative) return;  // either byte order reads
   const bool for_an_output =
-      options.snapshot_every || (!options.save_state.empty() &&
-                                 output_format("--save-state", options.save_state, given) == *given);
+      options.snapshot_every ||
+      (!options.save_state.empty() && output_format("--save-state", options.save_state, given) == *given);
   if (for_an_output) return;
   throw UsageError("--load-state " + options.load_state + " names a " + std::string(format_name(*named)) +
                    " file, but --format says " + std::string(format_name(*given)) +

@@ -88,10 +88,10 @@ void SnapshotSeries::write(Backend& backend, const StateWriting& writing, const 
     m_rows.pop_back();  // the index on disk lists the snapshots before this one: so does the series
     bool removed = true;
     for (const std::string file : files) removed = m_folder->remove_own(file) && removed;
-    throw RuntimeFailure(std::string(e.what()) + "; " +
-                         (removed ? "removed " + name + ", which it could not list"
-                                  : name + " is there but not listed") +
-                         "; " + last_written());
+    throw RuntimeFailure(
+        std::string(e.what()) + "; " +
+        (removed ? "removed " + name + ", which it could not list" : name + " is there but not listed") +
+        "; " + last_written());
   }
   m_last_step = sample.step;
 }
@@ -110,7 +110,8 @@ void SnapshotSeries::write_index() {
 
 std::string SnapshotSeries::last_written() const {
   if (m_rows.empty()) return "no snapshot was written";
-  return "the series is complete up to step " + std::to_string(m_last_step) + "'s snapshot (" + summary() + ")";
+  return "the series is complete up to step " + std::to_string(m_last_step) + "'s snapshot (" + summary() +
+         ")";
 }
 
 std::string SnapshotSeries::summary() const {

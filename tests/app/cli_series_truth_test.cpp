@@ -71,8 +71,13 @@ void save_state(const std::string& path, StateFormat format, const std::vector<P
 std::vector<Particle> cluster(TestRng& rng, int n) {
   std::vector<Particle> records(static_cast<std::size_t>(n));
   for (Particle& p : records) {
-    p = {rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-0.1f, 0.1f),
-         rng.uniform(-0.1f, 0.1f), rng.uniform(-0.1f, 0.1f), rng.uniform(0.5f, 1.5f) / static_cast<float>(n)};
+    p = {rng.uniform(-1, 1),
+         rng.uniform(-1, 1),
+         rng.uniform(-1, 1),
+         rng.uniform(-0.1f, 0.1f),
+         rng.uniform(-0.1f, 0.1f),
+         rng.uniform(-0.1f, 0.1f),
+         rng.uniform(0.5f, 1.5f) / static_cast<float>(n)};
   }
   return records;
 }
@@ -122,10 +127,10 @@ TEST(CliSeriesTruth, ASeriesStaysInItsFolderWhenItsPathIsSwapped) {
     fs::rename(series, moved);
     fs::create_directory_symlink(other, series);
   };
-  const ProcessResult r = run_coalesce(
-      with(plummer_run(rng.uniform_int(300, 600), std::to_string(rng.engine()())),
-           {"--steps", std::to_string(steps), "--snapshot-every", "1", series}),
-      120, setup);
+  const ProcessResult r =
+      run_coalesce(with(plummer_run(rng.uniform_int(300, 600), std::to_string(rng.engine()())),
+                        {"--steps", std::to_string(steps), "--snapshot-every", "1", series}),
+                   120, setup);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(files_in(other), std::vector<std::string>{"mine.txt"}) << "nothing written into the other folder";
   const nlohmann::json index = read_index(moved);
@@ -149,8 +154,8 @@ TEST(CliSeriesTruth, ALoadedFilesClockGoesOn) {
     save_state(in, format, records, ids, t0);
     // --steps 0: the time is kept as it is.
     const std::string copy = dir.file("copy" + extension);
-    const ProcessResult r0 = run_coalesce({"--backend", "cpu", "--load-state", in, "--steps", "0",
-                                           "--save-state", copy});
+    const ProcessResult r0 =
+        run_coalesce({"--backend", "cpu", "--load-state", in, "--steps", "0", "--save-state", copy});
     ASSERT_EQ(r0.exit_code, 0) << r0.err;
     EXPECT_EQ(load_state_file(copy, format, Precision::Fp32).contents.time, t0);
     // Steps go on from it, in the series' index and the files.
@@ -158,14 +163,15 @@ TEST(CliSeriesTruth, ALoadedFilesClockGoesOn) {
     const double dt = 0.001 * rng.uniform_int(1, 9);
     const std::string series = dir.file("s"), last = dir.file("last" + extension);
     const ProcessResult r =
-        run_coalesce({"--backend", "cpu", "--load-state", in, "--solver", "all-pairs", "--forces", "one-sided",
-                      "--dt", std::to_string(dt), "--steps", std::to_string(steps), "--snapshot-every", "1",
-                      series, "--save-state", last});
+        run_coalesce({"--backend", "cpu", "--load-state", in, "--solver", "all-pairs", "--forces",
+                      "one-sided", "--dt", std::to_string(dt), "--steps", std::to_string(steps),
+                      "--snapshot-every", "1", series, "--save-state", last});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const nlohmann::json index = read_index(series);
     const double run_dt = index.at("run").at("dt");
     for (const nlohmann::json& row : index.at("snapshots"))
-      EXPECT_DOUBLE_EQ(row.at("time").get<double>(), t0 + row.at("step").get<double>() * run_dt) << row.dump();
+      EXPECT_DOUBLE_EQ(row.at("time").get<double>(), t0 + row.at("step").get<double>() * run_dt)
+          << row.dump();
     EXPECT_DOUBLE_EQ(load_state_file(last, format, Precision::Fp32).contents.time, t0 + steps * run_dt);
   }
 }
@@ -183,16 +189,16 @@ TEST(CliSeriesTruth, ASeriesStopsAtTheFirstNonFiniteState) {
   records[0].vx = 3.41e38 / (overflow - 0.5);
   const std::string in = dir.file("in.npy"), series = dir.file("s");
   write_text(in, npy_state_bytes(records, "<f4", false));
-  const ProcessResult r = run_coalesce({"--backend", "cpu", "--load-state", in, "--solver", "all-pairs",
-                                        "--forces", "one-sided", "--dt", "1", "--steps", "600",
-                                        "--snapshot-every", "50", series});
+  const ProcessResult r =
+      run_coalesce({"--backend", "cpu", "--load-state", in, "--solver", "all-pairs", "--forces", "one-sided",
+                    "--dt", "1", "--steps", "600", "--snapshot-every", "50", series});
   expect_one_line(r, 1, {"not finite at step 200", "complete up to step 150"});
   const nlohmann::json index = read_index(series);
   ASSERT_EQ(index.at("snapshots").size(), 3u) << index.dump(2);
   EXPECT_EQ(files_in(series), listed_files(index));
   for (const nlohmann::json& row : index.at("snapshots"))  // every snapshot listed loads
-    EXPECT_NO_THROW(load_state_file(series + "/" + row.at("file").get<std::string>(), StateFormat::Npy,
-                                    Precision::Fp32));
+    EXPECT_NO_THROW(
+        load_state_file(series + "/" + row.at("file").get<std::string>(), StateFormat::Npy, Precision::Fp32));
 }
 
 // Item 5: Tipsy's .iord is written and read beside the real file when the path is a symlink.
@@ -236,8 +242,8 @@ TEST(CliSeriesTruth, UnitsAreNeverGuessed) {
   EXPECT_NE(r.out.find("no physical units written"), std::string::npos) << r.out;
   EXPECT_FALSE(load_state_file(bare, StateFormat::GadgetHdf5, Precision::Fp32).contents.units);
   const std::string named = dir.file("named.hdf5");
-  const ProcessResult s = run_coalesce({"--backend", "cpu", "--scene", "galaxies", "--load-state", in, "--steps",
-                                        "0", "--save-state", named});
+  const ProcessResult s = run_coalesce(
+      {"--backend", "cpu", "--scene", "galaxies", "--load-state", in, "--steps", "0", "--save-state", named});
   ASSERT_EQ(s.exit_code, 0) << s.err;
   EXPECT_EQ(s.out.find("no physical units"), std::string::npos) << s.out;
   EXPECT_TRUE(load_state_file(named, StateFormat::GadgetHdf5, Precision::Fp32).contents.units);
@@ -265,10 +271,11 @@ TEST(CliSeriesTruth, ASnapshotTheIndexCannotListIsRemoved) {
   const std::string series = dir.file("s");
   ChildSetup setup;
   setup.file_size_limit = 4096;
-  const ProcessResult r = run_coalesce(
-      with(plummer_run(n, std::to_string(rng.engine()())), {"--steps", "40", "--snapshot-every", "1", series}),
-      120, setup);
-  expect_one_line(r, 1, {"index.json", "removed snapshot-", "which it could not list", "complete up to step"});
+  const ProcessResult r = run_coalesce(with(plummer_run(n, std::to_string(rng.engine()())),
+                                            {"--steps", "40", "--snapshot-every", "1", series}),
+                                       120, setup);
+  expect_one_line(r, 1,
+                  {"index.json", "removed snapshot-", "which it could not list", "complete up to step"});
   const nlohmann::json index = read_index(series);
   EXPECT_GE(index.at("snapshots").size(), 1u);
   EXPECT_EQ(files_in(series), listed_files(index)) << "no snapshot left unlisted, no temporary left";
@@ -280,11 +287,11 @@ TEST(CliSeriesTruth, FormatContradictingAnInputIsRefused) {
   TempDir dir;
   const std::string in = dir.file("in.npy");
   save_state(in, StateFormat::Npy, cluster(rng, 16), {}, 0.0);
-  expect_one_line(run_coalesce({"--backend", "cpu", "--load-state", in, "--format", "hdf5", "--steps", "1"}), 2,
-                  {"--load-state " + in, "names a npy file, but --format says hdf5"});
+  expect_one_line(run_coalesce({"--backend", "cpu", "--load-state", in, "--format", "hdf5", "--steps", "1"}),
+                  2, {"--load-state " + in, "names a npy file, but --format says hdf5"});
   // Where it names the series' format, it is for the series.
-  const ProcessResult r = run_coalesce({"--backend", "cpu", "--load-state", in, "--format", "hdf5", "--steps", "1",
-                                        "--snapshot-every", "1", dir.file("s")});
+  const ProcessResult r = run_coalesce({"--backend", "cpu", "--load-state", in, "--format", "hdf5", "--steps",
+                                        "1", "--snapshot-every", "1", dir.file("s")});
   EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 
@@ -303,8 +310,8 @@ TEST(CliSeriesTruth, TheMessagesSayWhatHappened) {
   TestRng rng;
   TempDir dir;
   // --opt=value for the series' count, as for every flag.
-  const ProcessResult glued = run_coalesce(
-      with(plummer_run(16, "1"), {"--steps", "4", "--snapshot-every=2", dir.file("g")}));
+  const ProcessResult glued =
+      run_coalesce(with(plummer_run(16, "1"), {"--steps", "4", "--snapshot-every=2", dir.file("g")}));
   EXPECT_EQ(glued.exit_code, 0) << glued.err;
   EXPECT_EQ(read_index(dir.file("g")).at("snapshots").size(), 2u);
   // A monitor that would print nothing is refused as a series that would write nothing is.
@@ -313,9 +320,9 @@ TEST(CliSeriesTruth, TheMessagesSayWhatHappened) {
   // The help names the series.
   EXPECT_NE(run_coalesce({"--help"}).out.find("--snapshot-every K DIR"), std::string::npos);
   // An fp64 series written as Tipsy says on the run's line that it was rounded.
-  const ProcessResult tipsy = run_coalesce(with(plummer_run(16, "1"), {"--precision", "fp64", "--steps", "2",
-                                                                       "--snapshot-every", "1", dir.file("t"),
-                                                                       "--format", "tipsy"}));
+  const ProcessResult tipsy =
+      run_coalesce(with(plummer_run(16, "1"), {"--precision", "fp64", "--steps", "2", "--snapshot-every", "1",
+                                               dir.file("t"), "--format", "tipsy"}));
   ASSERT_EQ(tipsy.exit_code, 0) << tipsy.err;
   EXPECT_NE(tipsy.out.find("rounded to float32"), std::string::npos) << tipsy.out;
 }
@@ -334,11 +341,11 @@ TEST(CliSeriesTruth, ASecondSignalNamesTheSeries) {
     ::kill(pid, SIGTERM);  // another signal than the first: a new request, whenever it comes
   };
   // Large enough that the step after the first signal is still running when the second comes.
-  const ProcessResult r =
-      run_coalesce(with(plummer_run(rng.uniform_int(80000, 100000), "5"),
-                        {"--steps", "1000000", "--snapshot-every", "1", series}),
-                   120, setup);
-  if (r.exit_code == 130) GTEST_SKIP() << "skipped: the step ended before the second signal came: " << r.err << r.out;
+  const ProcessResult r = run_coalesce(with(plummer_run(rng.uniform_int(80000, 100000), "5"),
+                                            {"--steps", "1000000", "--snapshot-every", "1", series}),
+                                       120, setup);
+  if (r.exit_code == 130)
+    GTEST_SKIP() << "skipped: the step ended before the second signal came: " << r.err << r.out;
   EXPECT_EQ(r.exit_code, 143) << r.err;
   EXPECT_NE(r.err.find("--snapshot-every " + series + ": the snapshots its index.json lists stay"),
             std::string::npos)
