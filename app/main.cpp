@@ -8,7 +8,6 @@
 #include <exception>
 #include <memory>
 #include <new>
-#include <optional>
 #include <string>
 
 #include "app/cli/camera_from.h"
@@ -95,9 +94,9 @@ bool stops_on_signals(int argc, char** argv) {
 }
 
 int run_and_report(int argc, char** argv) {
-  // Before anything slow (MPI, the device): a signal during start-up then ends the run as one after it does.
-  std::optional<coalesce::StopSignals> early_stop;
-  if (stops_on_signals(argc, argv)) early_stop.emplace();
+  // Before anything slow (MPI, the device): a signal during start-up waits for the run's handler, then ends
+  // the run as one after it does.
+  if (stops_on_signals(argc, argv)) coalesce::block_stop_signals();
   std::unique_ptr<coalesce::Ranks> ranks;
   std::string memory_advice = "try a smaller --particles";
   try {

@@ -76,7 +76,7 @@ void plan_output(const OutputFile& file) {
 }
 
 StopSignals::StopSignals() {
-  // No reset: a signal that came since main installed the handler (app/main.cpp) stops this run too.
+  exit_ledger::reset_stop_signal();
   struct sigaction action {};
   action.sa_handler = on_stop_signal;
   sigemptyset(&action.sa_mask);
@@ -89,6 +89,15 @@ StopSignals::StopSignals() {
     if (::sigaction(signal, nullptr, &before) == 0 && before.sa_handler == SIG_IGN) continue;
     ::sigaction(signal, &action, nullptr);
   }
+  // main blocked them while the process started (block_stop_signals): one that came meanwhile is handled now.
+  ::pthread_sigmask(SIG_UNBLOCK, &action.sa_mask, nullptr);
+}
+
+void block_stop_signals() {
+  sigset_t stop;
+  sigemptyset(&stop);
+  for (int signal : exit_ledger::kStopSignals) sigaddset(&stop, signal);
+  ::pthread_sigmask(SIG_BLOCK, &stop, nullptr);
 }
 
 bool StopSignals::requested() const {

@@ -28,8 +28,8 @@ void plan_output(const OutputFile& file);
 // Installs the handler for the rest of the process: a signal that comes while the run winds down (files
 // closing, the last line printed) must still be handled, never kill the process half-way. A stop signal
 // ignored when the program started stays ignored (`nohup coalesce ...` runs on when its terminal closes).
-// main installs it first thing for --steps and the viewer, so a signal during start-up is not the default
-// action's; a run's own StopSignals then sees it.
+// main blocks the stop signals first thing for --steps and the viewer (block_stop_signals), so one that comes
+// during start-up waits for the handler instead of taking the default action; the handler unblocks them.
 class StopSignals {
  public:
   StopSignals();
@@ -40,5 +40,10 @@ class StopSignals {
   int signal() const;      // which one, 0 when none
   int exit_code() const;   // 128 + signal() (130 for Ctrl-C), or 0 when none came
 };
+
+// Holds SIGINT, SIGTERM and SIGHUP pending in this thread (and the threads it starts) until a StopSignals is
+// installed: for start-up (MPI, the device), before a run's handler exists. Tests read the handler in
+// /proc/PID/status as "the run has started", so the handler itself is installed only then.
+void block_stop_signals();
 
 }  // namespace coalesce
