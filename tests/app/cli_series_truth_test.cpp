@@ -327,41 +327,6 @@ TEST(CliSeriesTruth, TheMessagesSayWhatHappened) {
   EXPECT_NE(tipsy.out.find("rounded to float32"), std::string::npos) << tipsy.out;
 }
 
-// Whether process `pid` holds `signal` blocked now, read from /proc/PID/status.
-bool has_signal_blocked(pid_t pid, int signal) {
-  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
-  for (std::string line; std::getline(status, line);)
-    if (line.rfind("SigBlk:", 0) == 0) return (std::stoull(line.substr(7), nullptr, 16) >> (signal - 1)) & 1;
-  return false;
-}
-
-// Item 13: a stop signal during start-up (before the run's handler) waits for it, then stops the run as one
-// after it does: the line, the state saved, 128 + the signal; never the default action's silent death.
-TEST(CliSeriesTruth, ASignalDuringStartUpStopsTheRunAsOneAfterIt) {
-  TestRng rng;
-  TempDir dir;
-  const std::string state = dir.file("state.npy");
-  const int signals[] = {SIGINT, SIGTERM, SIGHUP};
-  const char* names[] = {"SIGINT", "SIGTERM", "SIGHUP"};
-  const int pick = rng.uniform_int(0, 2);
-  const int signal = signals[pick];
-  bool sent = false;
-  ChildSetup setup;
-  setup.on_started = [&](pid_t pid) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    while (std::chrono::steady_clock::now() < deadline && !has_signal_blocked(pid, signal))
-      std::this_thread::sleep_for(std::chrono::microseconds(200));
-    sent = has_signal_blocked(pid, signal) && ::kill(pid, signal) == 0;
-  };
-  const ProcessResult r = run_coalesce(
-      with(plummer_run(rng.uniform_int(64, 512), "9"), {"--steps", "1000000000", "--save-state", state}), 60,
-      setup);
-  ASSERT_TRUE(sent) << "the stop signals were never held blocked during start-up";
-  EXPECT_EQ(r.exit_code, 128 + signal) << r.err;
-  EXPECT_NE(r.out.find(std::string("(interrupted by ") + names[pick] + ")"), std::string::npos) << r.out;
-  EXPECT_TRUE(fs::exists(state)) << "the state is saved";
-}
-
 // Item 13: a second request to stop names the series in what it says was kept.
 TEST(CliSeriesTruth, ASecondSignalNamesTheSeries) {
   TestRng rng;
