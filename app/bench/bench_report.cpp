@@ -97,7 +97,7 @@ void print_bench_table(const BenchResult& r, std::FILE* out) {
     char gbps[32] = "", percent[32] = "", rate[32] = "";
     if (!by_interactions) {
       std::snprintf(gbps, sizeof gbps, "%.1f", row.gbps);
-      std::snprintf(percent, sizeof percent, "%.1f%%%s", row.percent_of_ceiling, beats_ceiling(row) ? "!" : "");
+      std::snprintf(percent, sizeof percent, "%s%.1f%%", beats_ceiling(row) ? "!" : "", row.percent_of_ceiling);
     }
     if (row.interactions > 0) std::snprintf(rate, sizeof rate, "%.3e", row.interactions_per_second);
     std::fprintf(out, "%-10s %9d %-6s %-4s %-9s %-12s %10.4f %5.1f%%%s %9s %7s %-8s",

@@ -49,9 +49,9 @@ TEST(BenchAboveCeiling, ARowThatBeatsItsCeilingSaysSo) {
   EXPECT_EQ(json.at("rows")[1].at("above_ceiling"), true);
   const std::string table = table_of(result);
   char marked[32];
-  std::snprintf(marked, sizeof marked, "%.1f%%!", above);
+  std::snprintf(marked, sizeof marked, "!%.1f%% ", above);
   EXPECT_NE(table.find(marked), std::string::npos) << table;
-  std::snprintf(marked, sizeof marked, "%.1f%%!", below);
+  std::snprintf(marked, sizeof marked, "!%.1f%% ", below);
   EXPECT_EQ(table.find(marked), std::string::npos) << table;
   EXPECT_NE(table.find("! 1 row beats its ceiling"), std::string::npos) << table;
 }
