@@ -54,11 +54,12 @@ void print_ceiling_at_note(const BenchResult& r, const CpuFacts& cpu, std::FILE*
   const bool any =
       std::any_of(r.rows.begin(), r.rows.end(), [](const BenchRow& row) { return row.ceiling_bytes; });
   if (!any) return;
-  std::fprintf(out,
-               "ceil at: bytes one pass of the row's ceiling moved: the row's own when it moves fewer than "
-               "the start-up ceiling, so a row the cache holds meets a ceiling it holds too; %s: the row fits "
-               "in %s and runs from it\n",
-               cache_mark(cpu).c_str(), cache_text(cpu).c_str());
+  std::fprintf(
+      out,
+      "ceil at: bytes one pass of the row's ceiling moved: the row's own when it moves fewer than "
+      "the start-up ceiling, so a row the cache holds meets a ceiling it holds too; %s: the row fits "
+      "in %s and runs from it\n",
+      cache_mark(cpu).c_str(), cache_text(cpu).c_str());
 }
 
 // Whether a memory-bound row moved its bytes faster than its ceiling: that copy then does not bound the row's
@@ -71,7 +72,8 @@ bool beats_ceiling(const BenchRow& row) {
 
 void print_bench_table(const BenchResult& r, std::FILE* out) {
   const DeviceInfo& d = r.device;
-  for (const std::string& line : device_header_lines(d, r.backend_name)) std::fprintf(out, "%s\n", line.c_str());
+  for (const std::string& line : device_header_lines(d, r.backend_name))
+    std::fprintf(out, "%s\n", line.c_str());
   std::vector<CounterReading> readings;
   for (const BenchRow& row : r.rows) readings.push_back(row.counters);
   // Without counters their columns would be "-" on every row: they are left out instead.
@@ -79,8 +81,9 @@ void print_bench_table(const BenchResult& r, std::FILE* out) {
   if (!counted)
     std::fprintf(out, "%s\n", r.counters_reason.c_str());
   else
-    std::fprintf(out, "hw/f: DRAM bytes the hardware counted / formula bytes; sect/req: L1 sectors per global "
-                      "load/store request (4.0 = coalesced 4-byte words)\n");
+    std::fprintf(out,
+                 "hw/f: DRAM bytes the hardware counted / formula bytes; sect/req: L1 sectors per global "
+                 "load/store request (4.0 = coalesced 4-byte words)\n");
   const std::string clocks = clocks_note(d, readings);
   if (!clocks.empty()) std::fprintf(out, "note: %s\n", clocks.c_str());
   std::fprintf(out, "%-10s %9s %-6s %-4s %-9s %-12s %10s %6s %9s %7s %-8s", "solver", "N", "layout", "prec",
@@ -97,7 +100,8 @@ void print_bench_table(const BenchResult& r, std::FILE* out) {
     char gbps[32] = "", percent[32] = "", rate[32] = "";
     if (!by_interactions) {
       std::snprintf(gbps, sizeof gbps, "%.1f", row.gbps);
-      std::snprintf(percent, sizeof percent, "%s%.1f%%", beats_ceiling(row) ? "!" : "", row.percent_of_ceiling);
+      std::snprintf(percent, sizeof percent, "%s%.1f%%", beats_ceiling(row) ? "!" : "",
+                    row.percent_of_ceiling);
     }
     if (row.interactions > 0) std::snprintf(rate, sizeof rate, "%.3e", row.interactions_per_second);
     std::fprintf(out, "%-10s %9d %-6s %-4s %-9s %-12s %10.4f %5.1f%%%s %9s %7s %-8s",
@@ -179,39 +183,39 @@ std::string bench_json(const BenchResult& r) {
   for (const BenchRow& row : r.rows) {
     // JSON has no NaN or Inf: nlohmann writes a missing measurement as null.
     const auto limit = percent_of_issue_limit(row, r.device);
-    rows.push_back({{"solver", std::string(method_info(row.solver).solver_name)},
-                    {"particles", row.particles},
-                    {"layout", std::string(to_string(row.layout))},
-                    {"precision", std::string(to_string(row.precision))},
-                    {"kernel", row.kernel},
-                    {"variant", row.variant},
-                    {"samples", row.samples},
-                    {"median_ms", row.median_ms},
-                    {"min_ms", row.min_ms},
-                    {"max_ms", row.max_ms},
-                    {"cv_percent", row.cv_percent},
-                    {"noisy", row.noisy},
-                    {"bytes", row.bytes},
-                    {"gbps", row.gbps},
-                    {"percent_of_copy", row.percent_of_copy},
-                    {"ceiling", row.ceiling.empty() ? nlohmann::json(nullptr) : nlohmann::json(row.ceiling)},
-                    {"percent_of_ceiling",
-                     row.ceiling.empty() ? nlohmann::json(nullptr) : nlohmann::json(row.percent_of_ceiling)},
-                    {"ceiling_gbps",
-                     row.ceiling.empty() ? nlohmann::json(nullptr) : nlohmann::json(row.ceiling_gbps)},
-                    {"ceiling_bytes", or_null(row.ceiling_bytes)},
-                    {"from_cache", or_null(row.from_cache)},
-                    {"above_ceiling",
-                     row.ceiling.empty() ? nlohmann::json(nullptr) : nlohmann::json(beats_ceiling(row))},
-                    {"scratch_bytes", row.scratch_bytes},
-                    {"interactions", row.interactions},
-                    {"interactions_per_second", row.interactions_per_second},
-                    {"pair_evaluations_per_second", row.pair_evaluations_per_second > 0
-                                                        ? nlohmann::json(row.pair_evaluations_per_second)
-                                                        : nlohmann::json(nullptr)},
-                    {"percent_of_issue_limit", limit ? nlohmann::json(*limit) : nlohmann::json(nullptr)},
-                    {"tree", tree_json(row)},
-                    {"counters", counters_json(row.counters, row.bytes)}});
+    rows.push_back(
+        {{"solver", std::string(method_info(row.solver).solver_name)},
+         {"particles", row.particles},
+         {"layout", std::string(to_string(row.layout))},
+         {"precision", std::string(to_string(row.precision))},
+         {"kernel", row.kernel},
+         {"variant", row.variant},
+         {"samples", row.samples},
+         {"median_ms", row.median_ms},
+         {"min_ms", row.min_ms},
+         {"max_ms", row.max_ms},
+         {"cv_percent", row.cv_percent},
+         {"noisy", row.noisy},
+         {"bytes", row.bytes},
+         {"gbps", row.gbps},
+         {"percent_of_copy", row.percent_of_copy},
+         {"ceiling", row.ceiling.empty() ? nlohmann::json(nullptr) : nlohmann::json(row.ceiling)},
+         {"percent_of_ceiling",
+          row.ceiling.empty() ? nlohmann::json(nullptr) : nlohmann::json(row.percent_of_ceiling)},
+         {"ceiling_gbps", row.ceiling.empty() ? nlohmann::json(nullptr) : nlohmann::json(row.ceiling_gbps)},
+         {"ceiling_bytes", or_null(row.ceiling_bytes)},
+         {"from_cache", or_null(row.from_cache)},
+         {"above_ceiling",
+          row.ceiling.empty() ? nlohmann::json(nullptr) : nlohmann::json(beats_ceiling(row))},
+         {"scratch_bytes", row.scratch_bytes},
+         {"interactions", row.interactions},
+         {"interactions_per_second", row.interactions_per_second},
+         {"pair_evaluations_per_second", row.pair_evaluations_per_second > 0
+                                             ? nlohmann::json(row.pair_evaluations_per_second)
+                                             : nlohmann::json(nullptr)},
+         {"percent_of_issue_limit", limit ? nlohmann::json(*limit) : nlohmann::json(nullptr)},
+         {"tree", tree_json(row)},
+         {"counters", counters_json(row.counters, row.bytes)}});
   }
   std::vector<CounterReading> readings;
   for (const BenchRow& row : r.rows) readings.push_back(row.counters);
