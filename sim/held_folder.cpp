@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <random>
@@ -30,8 +29,20 @@ struct HeldFolder::Staged {
 
 namespace {
 
-// Whether the directory open as `fd` holds nothing; none when it cannot be read.
-std::optional<bool> empty_directory(int fd) {
+// The path by which the exit ledger's signal handler reaches a file in the held folder, wherever it is now.
+std::string through_descriptor(int fd, const std::string& name) {
+  return "/proc/self/fd/" + std::to_string(fd) + "/" + name;
+}
+
+bool same_file(int fd, const std::string& name, std::pair<dev_t, ino_t> expected) {
+  struct stat st {};
+  return ::fstatat(fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+         st.st_dev == expected.first && st.st_ino == expected.second;
+}
+
+}  // namespace
+
+std::optional<bool> directory_is_empty_at(int fd) {
   const int copy = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
   if (copy < 0) return std::nullopt;
   DIR* dir = ::fdopendir(copy);
@@ -49,19 +60,6 @@ std::optional<bool> empty_directory(int fd) {
   return empty;
 }
 
-// The path by which the exit ledger's signal handler reaches a file in the held folder, wherever it is now.
-std::string through_descriptor(int fd, const std::string& name) {
-  return "/proc/self/fd/" + std::to_string(fd) + "/" + name;
-}
-
-bool same_file(int fd, const std::string& name, std::pair<dev_t, ino_t> expected) {
-  struct stat st {};
-  return ::fstatat(fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
-         st.st_dev == expected.first && st.st_ino == expected.second;
-}
-
-}  // namespace
-
 std::optional<FolderIdentity> folder_identity(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return std::nullopt;
@@ -78,7 +76,7 @@ HeldFolder::HeldFolder(std::string flag, std::string path, std::optional<FolderI
   struct stat st {};
   const bool swapped = ::fstat(m_fd, &st) != 0 ||
                        (expected && (st.st_dev != expected->device || st.st_ino != expected->inode));
-  if (swapped || empty_directory(m_fd) != true) {
+  if (swapped || directory_is_empty_at(m_fd) != true) {
     ::close(m_fd);
     m_fd = -1;
     throw RuntimeFailure(where +
@@ -108,9 +106,7 @@ HeldFolder::Staged HeldFolder::stage(const NamedBytes& file) const {
   {
     const exit_ledger::CriticalSection section;
     for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
-      char suffix[32];
-      std::snprintf(suffix, sizeof suffix, ".%08x.tmp", static_cast<unsigned>(random()));
-      out.temporary = "." + file.name + suffix;
+      out.temporary = hidden_temporary_name(file.name, random());
       fd = ::openat(m_fd, out.temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
       if (fd < 0 && errno != EEXIST) break;
     }

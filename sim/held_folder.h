@@ -57,6 +57,9 @@ class HeldFolder {
   std::map<std::string, std::pair<dev_t, ino_t>> m_written;  // name -> the file this folder put there last
 };
 
+// Whether the directory open as `fd` holds nothing; none when it cannot be read (errno says why).
+std::optional<bool> directory_is_empty_at(int fd);
+
 // The identity of the directory `path` names now (symlinks followed), or none.
 std::optional<FolderIdentity> folder_identity(const std::string& path);
 

@@ -74,7 +74,8 @@ std::string fix_for(int error, const std::string& target) {
       return "permission denied: check the permissions of " + parent_of(target) + ", or pick another path";
     case ENOENT:
     case ENOTDIR:
-      return "the directory " + parent_of(target) + " was removed during the run: create it again, or pick "
+      return "the directory " + parent_of(target) +
+             " was removed during the run: create it again, or pick "
              "another path";
     case EIO:
       return "an I/O error: the disk may be failing (see dmesg); pick another disk";
@@ -85,7 +86,8 @@ std::string fix_for(int error, const std::string& target) {
 
 // "; X is untouched", "; nothing was written", or for several files what became of each.
 std::string kept_text(const std::vector<const OutputFile*>& files, const std::vector<bool>& existed) {
-  if (files.size() == 1) return existed[0] ? "; " + files[0]->shown + " is untouched" : "; nothing was written";
+  if (files.size() == 1)
+    return existed[0] ? "; " + files[0]->shown + " is untouched" : "; nothing was written";
   std::string untouched, absent;
   int n_untouched = 0, n_absent = 0;
   for (std::size_t i = 0; i < files.size(); ++i) {
@@ -93,7 +95,8 @@ std::string kept_text(const std::vector<const OutputFile*>& files, const std::ve
     (existed[i] ? n_untouched : n_absent)++;
     list += (list.empty() ? "" : " and ") + files[i]->shown;
   }
-  if (n_absent == 0) return "; " + std::string(n_untouched == 2 ? "both " : "") + untouched + " are untouched";
+  if (n_absent == 0)
+    return "; " + std::string(n_untouched == 2 ? "both " : "") + untouched + " are untouched";
   if (n_untouched == 0) return n_absent == 2 ? "; neither was written" : "; none was written";
   return "; " + untouched + (n_untouched == 1 ? " is" : " are") + " untouched and " + absent +
          (n_absent == 1 ? " was" : " were") + " not written";
@@ -107,8 +110,8 @@ std::string kept_text(const std::vector<const OutputFile*>& files, const std::ve
   for (std::size_t i = 0; i < files.size(); ++i)
     if (i != failed) subject += " and " + files[i]->flag + " " + files[i]->shown;
   const std::string which = files.size() > 1 ? " " + file.shown : "";
-  throw RuntimeFailure(subject + ": cannot write" + which + " (" + (why.empty() ? std::strerror(error) : why) +
-                       ")" + kept_text(files, existed) + "; " +
+  throw RuntimeFailure(subject + ": cannot write" + which + " (" +
+                       (why.empty() ? std::strerror(error) : why) + ")" + kept_text(files, existed) + "; " +
                        (why.empty() ? fix_for(error, file.target) : "pick another path"));
 }
 
@@ -152,9 +155,7 @@ int fill_temporary(int fd, const struct stat* replaced, const std::vector<std::s
 int create_temporary(const std::string& target, std::string& name) {
   std::random_device random;
   for (int attempt = 0; attempt < 100; ++attempt) {
-    char suffix[32];
-    std::snprintf(suffix, sizeof suffix, ".%08x.tmp", static_cast<unsigned>(random()));
-    name = parent_of(target) + "/." + name_of(target) + suffix;
+    name = parent_of(target) + "/" + hidden_temporary_name(name_of(target), random());
     const int fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd >= 0 || errno != EEXIST) return fd;
   }
@@ -186,7 +187,8 @@ OutputFile check_path(std::string_view flag, const std::string& path, StdoutUse 
   const std::string where = std::string(flag) + " " + path;
   if (path.empty()) refuse(std::string(flag) + " needs a file path");
   if (path == "-") {
-    if (use == StdoutUse::Refuse) refuse(where + ": this output cannot go to standard output; give a file path");
+    if (use == StdoutUse::Refuse)
+      refuse(where + ": this output cannot go to standard output; give a file path");
     file.to_stdout = true;
     return file;
   }
@@ -194,8 +196,10 @@ OutputFile check_path(std::string_view flag, const std::string& path, StdoutUse 
   file.target = r.path;
   // Creating a file through a link would put it somewhere the user may not expect (docs/reliability.md).
   if (r.through_link && !r.exists)
-    refuse(where + " is a symlink to " + r.path + ", which does not exist; coalesce does not create files "
-           "through a dangling link (give " + r.path + " itself, or point the link at an existing file)");
+    refuse(where + " is a symlink to " + r.path +
+           ", which does not exist; coalesce does not create files "
+           "through a dangling link (give " +
+           r.path + " itself, or point the link at an existing file)");
   const std::string via = r.through_link ? " (the symlink's target " + r.path + ")" : "";
   const uid_t me = ::geteuid();
   if (r.exists) {
@@ -208,17 +212,19 @@ OutputFile check_path(std::string_view flag, const std::string& path, StdoutUse 
     const bool writable = ::access(r.path.c_str(), W_OK) == 0;
     if (!writable && errno == EROFS) refuse(where + via + ": " + fix_for(EROFS, r.path));
     if (!writable || (r.status.st_mode & 0222) == 0)
-      refuse(mine ? where + via + " is read-only; make it writable (chmod u+w " + r.path + ") or pick another path"
+      refuse(mine ? where + via + " is read-only; make it writable (chmod u+w " + r.path +
+                        ") or pick another path"
                   : where + via + " belongs to " + owner_name(r.status.st_uid) +
                         " and is not writable for you, which chmod cannot change; pick another path");
   }
   const std::string dir = parent_of(r.path);
   struct stat st {};
   if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-    refuse(when == CheckTime::BeforeRun
-               ? where + via + ": directory '" + dir + "' does not exist (create it first, or pick another path)"
-               : where + via + ": the directory '" + dir + "' was removed during the run (create it again, "
-                 "or pick another path)");
+    refuse(when == CheckTime::BeforeRun ? where + via + ": directory '" + dir +
+                                              "' does not exist (create it first, or pick another path)"
+                                        : where + via + ": the directory '" + dir +
+                                              "' was removed during the run (create it again, "
+                                              "or pick another path)");
   if (::access(dir.c_str(), W_OK | X_OK) != 0)
     refuse(errno == EROFS ? where + via + ": directory '" + dir + "': " + fix_for(EROFS, r.path)
                           : where + via + ": directory '" + dir + "' is not writable (" +
@@ -236,6 +242,12 @@ int write_and_sync(int fd, const std::vector<std::string_view>& pieces) {
   for (std::string_view piece : pieces)
     if (const int error = write_all(fd, piece); error != 0) return error;
   return ::fsync(fd) != 0 ? errno : 0;
+}
+
+std::string hidden_temporary_name(const std::string& name, unsigned draw) {
+  char suffix[32];
+  std::snprintf(suffix, sizeof suffix, ".%08x.tmp", draw);
+  return "." + name + suffix;
 }
 
 std::string fix_for_write_error(int error, const std::string& target) {
@@ -312,9 +324,7 @@ void discard(StagedOutput& out) {
 int link_backup(const std::string& target, std::string& name) {
   std::random_device random;
   for (int attempt = 0; attempt < 100; ++attempt) {
-    char suffix[32];
-    std::snprintf(suffix, sizeof suffix, ".%08x.tmp", static_cast<unsigned>(random()));
-    name = parent_of(target) + "/." + name_of(target) + suffix;
+    name = parent_of(target) + "/" + hidden_temporary_name(name_of(target), random());
     if (::link(target.c_str(), name.c_str()) == 0) return 0;
     if (errno != EEXIST) break;
   }
@@ -359,8 +369,8 @@ void commit_all(Staged& staged) {
         if (staged[i].existed)
           if (const int error = link_backup(staged[i].file->target, staged[i].backup); error != 0) {
             drop_backups(staged);
-            fail_all(staged, i, error, std::string("cannot keep the previous file while replacing: ") +
-                                           std::strerror(error));
+            fail_all(staged, i, error,
+                     std::string("cannot keep the previous file while replacing: ") + std::strerror(error));
           }
     for (std::size_t i = 0; i < staged.size(); ++i) {
       if (::rename(staged[i].temporary.c_str(), staged[i].file->target.c_str()) == 0) {
@@ -370,8 +380,8 @@ void commit_all(Staged& staged) {
       const int error = errno;
       if (!roll_back(staged, i)) {
         drop_backups(staged);
-        fail_all(staged, i, error, std::string(std::strerror(error)) +
-                                       ", and a file renamed before it could not be put back");
+        fail_all(staged, i, error,
+                 std::string(std::strerror(error)) + ", and a file renamed before it could not be put back");
       }
       drop_backups(staged);
       fail_all(staged, i, error);
@@ -404,7 +414,8 @@ void write_output(const OutputFile& file, const std::vector<std::string_view>& p
   write_outputs_together({{file, pieces}});
 }
 
-PendingOutput::PendingOutput(const OutputFile& file) : m_file(file), m_staged(std::make_unique<StagedOutput>()) {
+PendingOutput::PendingOutput(const OutputFile& file)
+    : m_file(file), m_staged(std::make_unique<StagedOutput>()) {
   if (file.to_stdout) throw RuntimeFailure(file.flag + ": this output cannot go to standard output");
   m_staged->file = &m_file;
   if (const int error = stage(*m_staged, {}); error != 0) {
@@ -446,7 +457,8 @@ void write_outputs_together(const std::vector<OutputContent>& outputs, PendingOu
   }
   if (error != 0) fail_all(staged, 0, error);
   for (std::size_t i = 0; i < outputs.size(); ++i)
-    if (const int failed = stage(staged[i + 1], outputs[i].pieces); failed != 0) fail_all(staged, i + 1, failed);
+    if (const int failed = stage(staged[i + 1], outputs[i].pieces); failed != 0)
+      fail_all(staged, i + 1, failed);
   commit_all(staged);
 }
 

@@ -1,9 +1,9 @@
-// Every file the program writes goes through here (data safety: docs/reliability.md). A path is checked before any work
-// starts; the bytes go to a temporary file beside the target, are flushed to disk, and are renamed over it,
-// so the previous file survives any failure. Only regular files are ever replaced: a symlink is followed (its
-// target is replaced, the link stays), a dangling one is refused, and so are devices, FIFOs, sockets and
-// directories. "-" is standard output where the caller allows it. Every temporary is recorded in the exit
-// ledger (sim/exit_ledger.h) while it exists, so a run ended at once by a signal removes it.
+// Every file the program writes goes through here (data safety: docs/reliability.md). A path is checked
+// before any work starts; the bytes go to a temporary file beside the target, are flushed to disk, and are
+// renamed over it, so the previous file survives any failure. Only regular files are ever replaced: a symlink
+// is followed (its target is replaced, the link stays), a dangling one is refused, and so are devices, FIFOs,
+// sockets and directories. "-" is standard output where the caller allows it. Every temporary is recorded in
+// the exit ledger (sim/exit_ledger.h) while it exists, so a run ended at once by a signal removes it.
 #pragma once
 
 #include <memory>
@@ -68,7 +68,7 @@ class PendingOutput {
   PendingOutput& operator=(const PendingOutput&) = delete;
 
   const std::string& temporary() const;
-  void commit();  // write_outputs_together({}, *this)
+  void commit();                 // write_outputs_together({}, *this)
   bool replaces_a_file() const;  // a previous file is there (untouched unless commit() succeeds)
 
  private:
@@ -81,6 +81,8 @@ class PendingOutput {
 // Building blocks the held folder (held_folder.h) shares with the writer above.
 // Writes `pieces` to `fd` and syncs it; 0 or the errno of the first failure. Does not close `fd`.
 int write_and_sync(int fd, const std::vector<std::string_view>& pieces);
+// The hidden name of a temporary for the file `name` (no directory): ".NAME.1a2b3c4d.tmp", `draw` in hex.
+std::string hidden_temporary_name(const std::string& name, unsigned draw);
 // What to do about a write of `target` that failed with `error`: the cause in words and a fix for it.
 std::string fix_for_write_error(int error, const std::string& target);
 

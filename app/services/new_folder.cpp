@@ -1,7 +1,7 @@
 // New or empty folders (see new_folder.h).
 #include "app/services/new_folder.h"
 
-#include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -16,16 +16,12 @@
 namespace coalesce {
 
 std::optional<bool> directory_is_empty(const std::string& path) {
-  DIR* dir = ::opendir(path.c_str());
-  if (!dir) return std::nullopt;
-  bool empty = true;
-  while (const dirent* entry = ::readdir(dir)) {
-    if (std::strcmp(entry->d_name, ".") != 0 && std::strcmp(entry->d_name, "..") != 0) {
-      empty = false;
-      break;
-    }
-  }
-  ::closedir(dir);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  const std::optional<bool> empty = directory_is_empty_at(fd);
+  const int error = errno;
+  ::close(fd);
+  errno = error;  // the caller's message names why it could not be read
   return empty;
 }
 
